@@ -1,0 +1,47 @@
+/* Internal helpers for the .cu files: sample conversion, rounding, errors. */
+#ifndef CF_KERNEL_CUH
+#define CF_KERNEL_CUH
+
+#include "cf_types.h"
+#include "cf_border.h"
+
+#include <cuda_runtime.h>
+
+/* Maps a CUDA error to a CfStatus and remembers it for messages. */
+CfStatus cf_status_from_cuda (cudaError_t err);
+
+/* The status of the launches queued since the last check. */
+static inline CfStatus
+cf_launch_status (void)
+{
+  return cf_status_from_cuda (cudaGetLastError ());
+}
+
+template < typename T > struct CfSampleMax;
+template <> struct CfSampleMax <unsigned char> {
+  static constexpr float value = 255.0f;
+};
+template <> struct CfSampleMax <unsigned short> {
+  static constexpr float value = 65535.0f;
+};
+
+/* Round to nearest, clamp to the sample range: as cf_round_clamp does. */
+template < typename T > __device__ __forceinline__ T
+cf_round_to (float v)
+{
+  return (T) fminf (fmaxf (v + 0.5f, 0.0f), CfSampleMax < T >::value);
+}
+
+template < typename T > __device__ __forceinline__ const T *
+cf_row (const void *base, size_t stride, int y)
+{
+  return (const T *) ((const unsigned char *) base + (size_t) y * stride);
+}
+
+template < typename T > __device__ __forceinline__ T *
+cf_row (void *base, size_t stride, int y)
+{
+  return (T *) ((unsigned char *) base + (size_t) y * stride);
+}
+
+#endif /* CF_KERNEL_CUH */

@@ -1,0 +1,165 @@
+/* CUDA runtime services behind cf_runtime.h. */
+#include "cf_runtime.h"
+#include "cf_kernel.cuh"
+
+static __thread cudaError_t last_error = cudaSuccess;
+
+CfStatus
+cf_status_from_cuda (cudaError_t err)
+{
+  if (err == cudaSuccess)
+    return CF_OK;
+  last_error = err;
+  cudaGetLastError ();          /* clear the sticky-free error state */
+  switch (err) {
+    case cudaErrorMemoryAllocation:
+      return CF_ERROR_OUT_OF_MEMORY;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInitializationError:
+      return CF_ERROR_NO_DEVICE;
+    case cudaErrorInvalidValue:
+    case cudaErrorInvalidPitchValue:
+      return CF_ERROR_INVALID;
+    default:
+      return CF_ERROR_CUDA;
+  }
+}
+
+extern "C" const char *
+cf_status_string (CfStatus status)
+{
+  switch (status) {
+    case CF_OK:
+      return "ok";
+    case CF_ERROR_INVALID:
+      return "invalid plane or parameter";
+    case CF_ERROR_NO_DEVICE:
+      return "no CUDA device";
+    case CF_ERROR_OUT_OF_MEMORY:
+      return "out of memory";
+    case CF_ERROR_CUDA:
+      return "CUDA error";
+  }
+  return "unknown error";
+}
+
+extern "C" const char *
+cf_last_error_string (void)
+{
+  return cudaGetErrorString (last_error);
+}
+
+extern "C" CfStatus
+cf_planes_check (const CfPlane * src, const CfPlane * dst)
+{
+  if (!src || !dst || !src->data || !dst->data)
+    return CF_ERROR_INVALID;
+  if (src->width < 1 || src->height < 1 || src->width != dst->width
+      || src->height != dst->height)
+    return CF_ERROR_INVALID;
+  if ((src->depth != 8 && src->depth != 16) || src->depth != dst->depth)
+    return CF_ERROR_INVALID;
+  if (src->channels < 1 || src->channels > 4 || src->channels != dst->channels)
+    return CF_ERROR_INVALID;
+  size_t row = (size_t) src->width * src->channels * cf_plane_bytes_per_sample (src);
+  if (src->stride < row || dst->stride < row)
+    return CF_ERROR_INVALID;
+  return CF_OK;
+}
+
+extern "C" int
+cf_device_count (void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount (&n) != cudaSuccess) {
+    cudaGetLastError ();
+    return 0;
+  }
+  return n;
+}
+
+extern "C" CfStatus
+cf_stream_create (CfStream * stream)
+{
+  cudaStream_t s = NULL;
+  CfStatus st = cf_status_from_cuda (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
+  *stream = st == CF_OK ? (CfStream) s : NULL;
+  return st;
+}
+
+extern "C" void
+cf_stream_destroy (CfStream stream)
+{
+  if (stream)
+    cudaStreamDestroy ((cudaStream_t) stream);
+}
+
+extern "C" CfStatus
+cf_stream_synchronize (CfStream stream)
+{
+  return cf_status_from_cuda (cudaStreamSynchronize ((cudaStream_t) stream));
+}
+
+extern "C" CfStatus
+cf_device_alloc_2d (void **ptr, size_t * stride, size_t row_bytes, int rows)
+{
+  *ptr = NULL;
+  return cf_status_from_cuda (cudaMallocPitch (ptr, stride, row_bytes, (size_t) rows));
+}
+
+extern "C" CfStatus
+cf_device_alloc (void **ptr, size_t bytes)
+{
+  *ptr = NULL;
+  return cf_status_from_cuda (cudaMalloc (ptr, bytes));
+}
+
+extern "C" void
+cf_device_free (void *ptr)
+{
+  if (ptr)
+    cudaFree (ptr);
+}
+
+extern "C" CfStatus
+cf_host_alloc_pinned (void **ptr, size_t bytes)
+{
+  *ptr = NULL;
+  return cf_status_from_cuda (cudaHostAlloc (ptr, bytes, cudaHostAllocPortable));
+}
+
+extern "C" void
+cf_host_free_pinned (void *ptr)
+{
+  if (ptr)
+    cudaFreeHost (ptr);
+}
+
+extern "C" CfStatus
+cf_copy_2d_async (void *dst, size_t dst_stride, const void *src,
+    size_t src_stride, size_t row_bytes, int rows, CfStream stream)
+{
+  return cf_status_from_cuda (cudaMemcpy2DAsync (dst, dst_stride, src, src_stride,
+          row_bytes, (size_t) rows, cudaMemcpyDefault, (cudaStream_t) stream));
+}
+
+extern "C" CfStatus
+cf_scratch_reserve (CfScratch * scratch, size_t bytes)
+{
+  if (scratch->size >= bytes)
+    return CF_OK;
+  cf_scratch_release (scratch);
+  CfStatus st = cf_device_alloc (&scratch->data, bytes);
+  if (st == CF_OK)
+    scratch->size = bytes;
+  return st;
+}
+
+extern "C" void
+cf_scratch_release (CfScratch * scratch)
+{
+  cf_device_free (scratch->data);
+  scratch->data = NULL;
+  scratch->size = 0;
+}

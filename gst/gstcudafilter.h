@@ -1,0 +1,78 @@
+/* GstCudaFilter: the base class of every cudafilters element.
+ *
+ * It owns what the elements share: the CUDA context (shared with other CUDA
+ * elements through GstContext), the backend choice, caps, pinned host
+ * buffers, device planes, the element's CUDA stream, per-frame parameter
+ * snapshots and passthrough. An element only describes its parameters and
+ * filters one plane at a time through the cuda/ filter API.
+ */
+#ifndef __GST_CUDA_FILTER_H__
+#define __GST_CUDA_FILTER_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/video/gstvideofilter.h>
+
+#include "cf_types.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_FILTER (gst_cuda_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCudaFilter, gst_cuda_filter, GST, CUDA_FILTER,
+    GstVideoFilter);
+
+typedef enum
+{
+  GST_CUDA_FILTER_BACKEND_AUTO,
+  GST_CUDA_FILTER_BACKEND_CUDA,
+  GST_CUDA_FILTER_BACKEND_CPU,
+} GstCudaFilterBackend;
+
+#define GST_TYPE_CUDA_FILTER_BACKEND (gst_cuda_filter_backend_get_type ())
+GType gst_cuda_filter_backend_get_type (void);
+
+#define GST_TYPE_CUDA_FILTER_BORDER (gst_cuda_filter_border_get_type ())
+GType gst_cuda_filter_border_get_type (void);
+
+/* One plane of a frame, as handed to GstCudaFilterClass::filter_plane. */
+typedef struct
+{
+  CfPlane src;
+  CfPlane dst;
+  guint index;                  /* plane number in the frame */
+  guint w_sub;                  /* log2 of the horizontal subsampling */
+  guint h_sub;                  /* log2 of the vertical subsampling */
+  guint channel_mask;           /* colour channels: not alpha, not padding */
+  guint chroma_mask;            /* the YUV chroma channels among them */
+  CfBorder border;
+} GstCudaFilterPlane;
+
+struct _GstCudaFilterClass
+{
+  GstVideoFilterClass parent_class;
+
+  /* Size of the element's parameter snapshot. */
+  gsize params_size;
+
+  /* Copies the element's properties into @params. Called with the object
+   * lock held, once per frame, so properties can change while PLAYING. */
+  void (*snapshot) (GstCudaFilter * self, gpointer params);
+
+  /* TRUE when @params leave every frame unchanged: the element then goes
+   * passthrough. */
+  gboolean (*is_identity) (GstCudaFilter * self, gconstpointer params);
+
+  /* Filters one plane, on the GPU or with the reference as @exec says. */
+  CfStatus (*filter_plane) (GstCudaFilter * self, gconstpointer params,
+      const GstCudaFilterPlane * plane, const CfExec * exec);
+};
+
+/* Pad template caps for the formats every element supports. */
+GstCaps *gst_cuda_filter_sink_caps (void);
+
+/* Adds the pad templates, the shared docs types; for class_init. */
+void gst_cuda_filter_class_add_pad_templates (GstElementClass * klass);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_FILTER_H__ */

@@ -1,0 +1,22 @@
+/* The cudafilters plugin: registers every element. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+
+#include "gstcudagaussianblur.h"
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ok = FALSE;
+
+  ok |= GST_ELEMENT_REGISTER (cudagaussianblur, plugin);
+  return ok;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudafilters,
+    "Video filters on NVIDIA GPUs through CUDA: Gaussian, bilateral, median "
+    "and summed-area-table box blur", plugin_init, VERSION, GST_LICENSE,
+    GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

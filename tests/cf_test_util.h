@@ -1,0 +1,52 @@
+/* Helpers for the kernel-vs-reference tests: random planes with padded
+ * strides, device copies, comparisons. Plain C on top of cuda/. */
+#ifndef CF_TEST_UTIL_H
+#define CF_TEST_UTIL_H
+
+#include "cf_types.h"
+
+#include <stdio.h>
+
+#define CF_TEST_SKIP 77
+
+/* Exits with CF_TEST_SKIP (meson's "skipped") when there is no GPU. */
+void cf_test_require_gpu (void);
+
+/* Deterministic random numbers (xorshift), seeded per test. */
+void cf_test_seed (unsigned long long seed);
+unsigned cf_test_rand (void);
+
+/* A host plane of random samples whose stride is padded by `pad` bytes
+ * (and the padding filled with garbage too). */
+CfPlane cf_test_plane_new (int width, int height, int channels, int depth,
+    int pad);
+/* A host plane of the same geometry filled with a poison value. */
+CfPlane cf_test_plane_like (const CfPlane * p, int pad);
+void cf_test_plane_free (CfPlane * p);
+
+/* Device plane copies. */
+CfPlane cf_test_device_upload (const CfPlane * host);
+CfPlane cf_test_device_like (const CfPlane * host);
+void cf_test_device_download (const CfPlane * dev, const CfPlane * host);
+void cf_test_device_free (CfPlane * dev);
+
+/* Number of samples differing by more than tol; *max_diff gets the largest
+ * difference. Prints the first mismatch under `what`. */
+long cf_test_compare (const CfPlane * a, const CfPlane * b, int tol,
+    int *max_diff, const char *what);
+
+/* Runs `gpu` on device copies of src and compares with `ref` (already
+ * computed on the host); returns mismatches. */
+typedef CfStatus (*CfTestFilter) (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const void *params);
+long cf_test_gpu_vs_ref (CfTestFilter filter, const void *params,
+    const CfPlane * src, const CfPlane * ref, int tol, const char *what);
+
+/* A test's verdict: prints "N passed, N failed" and returns the exit code. */
+int cf_test_finish (long passed, long failed);
+
+#define CF_CHECK(cond) do { if (!(cond)) { \
+  fprintf (stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+  exit (1); } } while (0)
+
+#endif /* CF_TEST_UTIL_H */

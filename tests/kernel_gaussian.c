@@ -1,0 +1,69 @@
+/* gpu suite: cf_gaussian_blur on the GPU against the plain-C reference, on
+ * random planes of awkward sizes, every channel layout, 8 and 16 bits, both
+ * borders, blur and sharpen; within 1 LSB. */
+#include "cf_test_util.h"
+#include "gaussian.h"
+
+#include <stdlib.h>
+
+static CfStatus
+run_gaussian (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params)
+{
+  return cf_gaussian_blur (exec, src, dst, params);
+}
+
+static long passed, failed;
+
+static void
+check (int w, int h, int channels, int depth, unsigned mask, double sigma,
+    int radius, CfBorder border, int sharpen)
+{
+  char what[160];
+  CfGaussianParams p = { sigma, sigma * 0.75, radius, radius / 2 + 1,
+    sharpen, border, mask
+  };
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 5);
+  CfPlane ref = cf_test_plane_like (&src, 0);
+
+  snprintf (what, sizeof what, "%dx%d c%d d%d mask %x sigma %.2f r %d/%d %s%s",
+      w, h, channels, depth, mask, sigma, p.radius_x, p.radius_y,
+      border == CF_BORDER_MIRROR ? "mirror" : "clamp", sharpen ? " sharpen" : "");
+  CF_CHECK (cf_gaussian_blur_ref (&src, &ref, &p) == CF_OK);
+  if (cf_test_gpu_vs_ref (run_gaussian, &p, &src, &ref, 1, what))
+    failed++;
+  else
+    passed++;
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&ref);
+}
+
+int
+main (void)
+{
+  static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {4097, 9},
+  {130, 131}, {641, 67}
+  };
+  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+    {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {4, 8, 0xE}, {3, 8, 0x7},
+    {2, 8, 0x3}, {4, 16, 0x7}, {3, 16, 0x7}
+  };
+  static const double sigmas[] = { 0.5, 1.0, 2.0, 5.0, 10.0, 20.0 };
+
+  cf_test_require_gpu ();
+  cf_test_seed (1234);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+      for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
+        int r = cf_gaussian_default_radius (sigmas[g]);
+        check (sizes[s][0], sizes[s][1], layouts[l].channels,
+            layouts[l].depth, layouts[l].mask, sigmas[g], r,
+            (g & 1) ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, g == 2);
+      }
+  /* The largest radius, an explicit radius, and a 4K frame. */
+  check (300, 200, 1, 8, 1, 40.0, CF_GAUSSIAN_MAX_RADIUS, CF_BORDER_MIRROR, 0);
+  check (300, 200, 4, 16, 7, 3.0, 4, CF_BORDER_CLAMP, 1);
+  check (3840, 2160, 1, 8, 1, 2.0, 6, CF_BORDER_CLAMP, 0);
+  check (3840, 2160, 4, 8, 7, 5.0, 15, CF_BORDER_MIRROR, 0);
+  return cf_test_finish (passed, failed);
+}
