@@ -1,0 +1,173 @@
+#include "element_util.h"
+#include "cf_runtime.h"
+
+GArray *
+cf_template_formats (const gchar * element)
+{
+  GstElementFactory *f = gst_element_factory_find (element);
+  GArray *formats = g_array_new (FALSE, FALSE, sizeof (GstVideoFormat));
+  const GList *l;
+
+  fail_unless (f != NULL);
+  for (l = gst_element_factory_get_static_pad_templates (f); l; l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+    GstCaps *caps;
+    const GValue *list;
+
+    if (t->direction != GST_PAD_SINK)
+      continue;
+    caps = gst_static_caps_get (&t->static_caps);
+    list = gst_structure_get_value (gst_caps_get_structure (caps, 0), "format");
+    for (guint i = 0; i < gst_value_list_get_size (list); i++) {
+      GstVideoFormat fmt = gst_video_format_from_string (g_value_get_string
+          (gst_value_list_get_value (list, i)));
+      g_array_append_val (formats, fmt);
+    }
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (f);
+  return formats;
+}
+
+GstHarness *
+cf_harness_new (const gchar * launch, const gchar * format, gint width,
+    gint height)
+{
+  GstHarness *h = gst_harness_new_parse (launch);
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", format, width, height);
+
+  gst_harness_set_caps_str (h, caps, caps);
+  g_free (caps);
+  return h;
+}
+
+GstBuffer *
+cf_random_frame (GstVideoFormat format, gint width, gint height, guint pad,
+    guint32 seed)
+{
+  GstVideoInfo info;
+  GstBuffer *buf;
+  GstMapInfo map;
+  GRand *rand = g_rand_new_with_seed (seed);
+  gsize offset = 0;
+
+  fail_unless (gst_video_info_set_format (&info, format, width, height));
+  if (pad) {
+    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+      gint rows = 0;
+      for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info) && !rows; c++)
+        if (GST_VIDEO_INFO_COMP_PLANE (&info, c) == p)
+          rows = GST_VIDEO_INFO_COMP_HEIGHT (&info, c);
+      info.stride[p] += pad;
+      info.offset[p] = offset;
+      offset += (gsize) info.stride[p] * rows;
+    }
+    info.size = offset;
+  }
+  buf = gst_buffer_new_allocate (NULL, info.size, NULL);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = g_rand_int (rand) & 0xff;
+  gst_buffer_unmap (buf, &map);
+  if (pad)
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format,
+        width, height, GST_VIDEO_INFO_N_PLANES (&info), info.offset,
+        info.stride);
+  g_rand_free (rand);
+  return buf;
+}
+
+CfPlane
+cf_frame_plane (GstVideoFrame * frame, guint p)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  CfPlane plane = { 0 };
+  gint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) > 8 ? 16 : 8;
+
+  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != p)
+      continue;
+    plane.data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    plane.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    plane.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, c);
+    plane.height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, c);
+    plane.depth = depth;
+    plane.channels = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c) / (depth / 8);
+    break;
+  }
+  return plane;
+}
+
+static guint
+sample_at (const CfPlane * p, gint x, gint y, gint c)
+{
+  const guint8 *row = (const guint8 *) p->data + (gsize) y * p->stride;
+  if (p->depth > 8)
+    return ((const guint16 *) row)[x * p->channels + c];
+  return row[x * p->channels + c];
+}
+
+static void
+map_frame (GstVideoFrame * frame, GstBuffer * buf, GstVideoFormat format,
+    gint width, gint height)
+{
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_set_format (&info, format, width, height));
+  fail_unless (gst_video_frame_map (frame, &info, buf, GST_MAP_READ));
+}
+
+gint
+cf_frames_max_diff (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
+    gint width, gint height)
+{
+  GstVideoFrame fa, fb;
+  gint max = 0;
+
+  map_frame (&fa, a, format, width, height);
+  map_frame (&fb, b, format, width, height);
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+    CfPlane pa = cf_frame_plane (&fa, p), pb = cf_frame_plane (&fb, p);
+    for (gint y = 0; y < pa.height; y++)
+      for (gint x = 0; x < pa.width; x++)
+        for (gint c = 0; c < pa.channels; c++)
+          max = MAX (max, ABS ((gint) sample_at (&pa, x, y, c) -
+                  (gint) sample_at (&pb, x, y, c)));
+  }
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+  return max;
+}
+
+gboolean
+cf_frames_alpha_equal (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
+    gint width, gint height)
+{
+  GstVideoFrame fa, fb;
+  gboolean equal = TRUE;
+  const GstVideoFormatInfo *finfo = gst_video_format_get_info (format);
+
+  if (!GST_VIDEO_FORMAT_INFO_HAS_ALPHA (finfo))
+    return TRUE;
+  map_frame (&fa, a, format, width, height);
+  map_frame (&fb, b, format, width, height);
+  for (gint y = 0; y < height && equal; y++)
+    for (gint x = 0; x < width && equal; x++) {
+      const guint8 *ra = GST_VIDEO_FRAME_COMP_DATA (&fa, GST_VIDEO_COMP_A);
+      const guint8 *rb = GST_VIDEO_FRAME_COMP_DATA (&fb, GST_VIDEO_COMP_A);
+      gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, GST_VIDEO_COMP_A);
+      ra += y * GST_VIDEO_FRAME_COMP_STRIDE (&fa, GST_VIDEO_COMP_A) + x * ps;
+      rb += y * GST_VIDEO_FRAME_COMP_STRIDE (&fb, GST_VIDEO_COMP_A) + x * ps;
+      equal = *ra == *rb;
+    }
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+  return equal;
+}
+
+gboolean
+cf_have_gpu (void)
+{
+  return cf_device_count () > 0;
+}

@@ -1,0 +1,42 @@
+/* Helpers for the gst-check element tests: random frames (optionally with
+ * padded strides described by GstVideoMeta), plane access, comparisons. */
+#ifndef CF_ELEMENT_UTIL_H
+#define CF_ELEMENT_UTIL_H
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "cf_types.h"
+
+/* The formats of the pad templates, as GstVideoFormat values. */
+GArray *cf_template_formats (const gchar * element);
+
+/* A harness around `launch` (e.g. "cudagaussianblur sigma=2 backend=cpu")
+ * with fixed caps of the given format and size on both sides. */
+GstHarness *cf_harness_new (const gchar * launch, const gchar * format,
+    gint width, gint height);
+
+/* A frame of random bytes; with pad > 0, each plane's stride is padded by
+ * pad bytes and a GstVideoMeta describes the layout. */
+GstBuffer *cf_random_frame (GstVideoFormat format, gint width, gint height,
+    guint pad, guint32 seed);
+
+/* Plane `p` of a mapped frame as a CfPlane (host memory). */
+CfPlane cf_frame_plane (GstVideoFrame * frame, guint p);
+
+/* Largest per-sample difference between two buffers of the same format
+ * (strides may differ), over the samples of the channels in `mask` of each
+ * plane (all when mask is 0). */
+gint cf_frames_max_diff (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
+    gint width, gint height);
+
+/* Whether the alpha samples of two buffers are identical. */
+gboolean cf_frames_alpha_equal (GstBuffer * a, GstBuffer * b,
+    GstVideoFormat format, gint width, gint height);
+
+/* Whether a CUDA device is present (element tests then also run the CUDA
+ * backend against the CPU one). */
+gboolean cf_have_gpu (void);
+
+#endif /* CF_ELEMENT_UTIL_H */
