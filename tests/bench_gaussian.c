@@ -1,0 +1,219 @@
+/* Benchmark: device-resident cudagaussianblur kernel time against the
+ * identity-copy floor and NPP's Gaussian, at 1080p and 4K. Prints markdown. */
+#include "cf_bench_util.h"
+#include "gaussian.h"
+#include "cf_runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPS 30
+
+typedef int (*NppGaussFn) (const void *src, int src_step, CfNppiSize size,
+    CfNppiPoint offset, void *dst, int dst_step, CfNppiSize roi, int mask,
+    int border, CfNppStreamContext ctx);
+typedef int (*NppGaussAdvFn) (const void *src, int src_step, CfNppiSize size,
+    CfNppiPoint offset, void *dst, int dst_step, CfNppiSize roi, int taps,
+    const float *kernel, int border, CfNppStreamContext ctx);
+
+typedef struct {
+  const char *name;
+  int channels, depth;
+  unsigned mask;
+  int nv12;                     /* a second, half-size 2-channel plane */
+  const char *npp_suffix;       /* NPP variant, or NULL */
+} Format;
+
+typedef struct {
+  CfBenchFrames luma, chroma;
+  CfGaussianParams p, pc;
+  int nv12;
+  int mask_width;               /* NPP */
+  NppGaussFn npp;
+  NppGaussAdvFn npp_adv;
+  float *taps;                  /* device, 2r+1 */
+  CfNppStreamContext ctx;
+  CfScratch scratch;
+} Run;
+
+static void
+ours (void *c, int i)
+{
+  Run *r = c;
+  CfExec ex = { 1, cf_bench_stream (), &r->scratch };
+  int k = i % r->luma.count;
+  cf_bench_check (cf_gaussian_blur (&ex, &r->luma.src[k], &r->luma.dst[k],
+          &r->p), "cf_gaussian_blur");
+  if (r->nv12)
+    cf_bench_check (cf_gaussian_blur (&ex, &r->chroma.src[k % r->chroma.count],
+            &r->chroma.dst[k % r->chroma.count], &r->pc), "cf_gaussian_blur");
+}
+
+static CfNppiSize
+npp_size (const CfPlane * p)
+{
+  CfNppiSize s = { p->width, p->height };
+  return s;
+}
+
+static void
+npp_mask (void *c, int i)
+{
+  Run *r = c;
+  CfPlane *s = &r->luma.src[i % r->luma.count], *d = &r->luma.dst[i % r->luma.count];
+  CfNppiPoint o = { 0, 0 };
+  r->npp (s->data, (int) s->stride, npp_size (s), o, d->data, (int) d->stride,
+      npp_size (s), cf_npp_mask_size (r->mask_width), CF_NPP_BORDER_REPLICATE,
+      r->ctx);
+}
+
+static void
+npp_advanced (void *c, int i)
+{
+  Run *r = c;
+  CfPlane *s = &r->luma.src[i % r->luma.count], *d = &r->luma.dst[i % r->luma.count];
+  CfNppiPoint o = { 0, 0 };
+  r->npp_adv (s->data, (int) s->stride, npp_size (s), o, d->data,
+      (int) d->stride, npp_size (s), 2 * r->p.radius_x + 1, r->taps,
+      CF_NPP_BORDER_REPLICATE, r->ctx);
+}
+
+static double
+copy_floor (Run * r)
+{
+  double ms = cf_bench_copy_ms (&r->luma, REPS);
+  if (r->nv12)
+    ms += cf_bench_copy_ms (&r->chroma, REPS);
+  return ms;
+}
+
+/* Full 2r+1 taps on the device, for NPP's advanced Gaussian. */
+static float *
+device_taps (double sigma, int radius)
+{
+  float half[CF_GAUSSIAN_MAX_RADIUS + 1], full[2 * CF_GAUSSIAN_MAX_RADIUS + 1];
+  void *d;
+  cf_gaussian_weights (sigma, radius, half);
+  for (int k = -radius; k <= radius; k++)
+    full[k + radius] = half[abs (k)];
+  cf_bench_check (cf_device_alloc (&d, sizeof (float) * (2 * radius + 1)),
+      "alloc");
+  cf_bench_check (cf_copy_2d_async (d, 0, full, 0,
+          sizeof (float) * (2 * radius + 1), 1, cf_bench_stream ()), "taps");
+  cf_bench_check (cf_stream_synchronize (cf_bench_stream ()), "taps");
+  return d;
+}
+
+static void
+set_params (Run * r, double sigma, int radius)
+{
+  CfGaussianParams p = { sigma, sigma, radius, radius, 0, CF_BORDER_CLAMP,
+    r->p.channel_mask
+  };
+  r->p = p;
+  r->pc = p;
+  r->pc.sigma_x = r->pc.sigma_y = sigma / 2;
+  r->pc.radius_x = r->pc.radius_y = cf_gaussian_default_radius (sigma / 2);
+  r->pc.channel_mask = 3;
+}
+
+static void
+load_npp (Run * r, const Format * f)
+{
+  char name[96];
+  r->npp = NULL;
+  r->npp_adv = NULL;
+  if (!f->npp_suffix)
+    return;
+  snprintf (name, sizeof name, "nppiFilterGaussBorder_%s_Ctx", f->npp_suffix);
+  r->npp = (NppGaussFn) cf_npp_symbol (name);
+  snprintf (name, sizeof name, "nppiFilterGaussAdvancedBorder_%s_Ctx",
+      f->npp_suffix);
+  r->npp_adv = (NppGaussAdvFn) cf_npp_symbol (name);
+}
+
+int
+main (void)
+{
+  static const Format formats[] = {
+    {"GRAY8", 1, 8, 1, 0, "8u_C1R"},
+    {"GRAY16", 1, 16, 1, 0, "16u_C1R"},
+    {"RGBA", 4, 8, 7, 0, "8u_C4R"},
+    {"NV12", 1, 8, 1, 1, NULL},
+  };
+  static const int sizes[][2] = { {1920, 1080}, {3840, 2160} };
+  static const double sigmas[] = { 1, 2, 5, 10, 20 };
+
+  cf_bench_init ();
+  printf ("NPP: %s\n\n", cf_npp_symbol ("nppiFilterGaussBorder_8u_C1R_Ctx") ?
+      "found" : "not found");
+
+  printf ("### Kernel time by sigma (radius = ceil(3 sigma), clamp border)\n\n");
+  printf ("| size | format | sigma | radius | ours ms | copy floor ms | "
+      "ours/floor | NPP same taps ms | NPP/ours |\n");
+  printf ("|---|---|---|---|---|---|---|---|---|\n");
+  for (size_t s = 0; s < 2; s++)
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+      const Format *fm = &formats[f];
+      Run r = { 0 };
+      int w = sizes[s][0], h = sizes[s][1];
+      r.luma = cf_bench_frames_new (w, h, fm->channels, fm->depth);
+      r.nv12 = fm->nv12;
+      if (r.nv12)
+        r.chroma = cf_bench_frames_new (w / 2, h / 2, 2, 8);
+      r.ctx = cf_npp_context ();
+      r.p.channel_mask = fm->mask;
+      load_npp (&r, fm);
+      double floor_ms = copy_floor (&r);
+      for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
+        int radius = cf_gaussian_default_radius (sigmas[g]);
+        set_params (&r, sigmas[g], radius);
+        double ms = cf_bench_median_ms (ours, &r, REPS);
+        char npp[32] = "-", ratio[32] = "-";
+        if (r.npp_adv) {
+          r.taps = device_taps (sigmas[g], radius);
+          double n = cf_bench_median_ms (npp_advanced, &r, REPS);
+          snprintf (npp, sizeof npp, "%.3f", n);
+          snprintf (ratio, sizeof ratio, "%.2f", n / ms);
+          cf_device_free (r.taps);
+        }
+        printf ("| %dx%d | %s | %g | %d | %.3f | %.3f | %.2f | %s | %s |\n",
+            w, h, fm->name, sigmas[g], radius, ms, floor_ms, ms / floor_ms,
+            npp, ratio);
+      }
+      cf_bench_frames_free (&r.luma);
+      if (r.nv12)
+        cf_bench_frames_free (&r.chroma);
+      cf_scratch_release (&r.scratch);
+    }
+
+  printf ("\n### Against NPP's fixed Gaussian masks, 3840x2160 (equal widths)\n\n");
+  printf ("| format | mask | ours ms | NPP mask ms | NPP/ours |\n");
+  printf ("|---|---|---|---|---|\n");
+  for (size_t f = 0; f < 3; f++) {
+    const Format *fm = &formats[f];
+    Run r = { 0 };
+    r.luma = cf_bench_frames_new (3840, 2160, fm->channels, fm->depth);
+    r.ctx = cf_npp_context ();
+    r.p.channel_mask = fm->mask;
+    load_npp (&r, fm);
+    for (int m = 3; m <= 15; m += 2) {
+      int radius = m / 2;
+      set_params (&r, radius / 3.0 > 0.5 ? radius / 3.0 : 0.5, radius);
+      double ms = cf_bench_median_ms (ours, &r, REPS);
+      if (!r.npp) {
+        printf ("| %s | %dx%d | %.3f | - | - |\n", fm->name, m, m, ms);
+        continue;
+      }
+      r.mask_width = m;
+      double n = cf_bench_median_ms (npp_mask, &r, REPS);
+      printf ("| %s | %dx%d | %.3f | %.3f | %.2f |\n", fm->name, m, m, ms, n,
+          n / ms);
+    }
+    cf_bench_frames_free (&r.luma);
+    cf_scratch_release (&r.scratch);
+  }
+  return 0;
+}

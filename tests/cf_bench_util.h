@@ -1,0 +1,59 @@
+/* Benchmark helpers: rotating device frames (so a frame is not served from
+ * L2), CUDA-event timing with medians, the identity-copy floor, and NPP
+ * loaded at run time (the build machine has none). */
+#ifndef CF_BENCH_UTIL_H
+#define CF_BENCH_UTIL_H
+
+#include "cf_types.h"
+
+/* Enough device frame pairs of this geometry to exceed the L2 three times. */
+typedef struct {
+  int count;
+  CfPlane *src;
+  CfPlane *dst;
+} CfBenchFrames;
+
+void cf_bench_init (void);      /* exits 77 without a GPU */
+CfStream cf_bench_stream (void);
+CfBenchFrames cf_bench_frames_new (int width, int height, int channels,
+    int depth);
+void cf_bench_frames_free (CfBenchFrames * f);
+
+/* Median milliseconds of `reps` calls of fn (ctx, i) on the bench stream,
+ * each timed with events, i rotating over the frames; after warm-up. */
+typedef void (*CfBenchFn) (void *ctx, int i);
+double cf_bench_median_ms (CfBenchFn fn, void *ctx, int reps);
+
+/* The floor: a device-to-device copy of frame i (read + write once). */
+double cf_bench_copy_ms (CfBenchFrames * f, int reps);
+
+/* NPP: a symbol from libnppif/libnppc (any version), or NULL. */
+void *cf_npp_symbol (const char *name);
+
+/* NPP's stream context, filled for the bench stream. */
+typedef struct {
+  CfStream hStream;
+  int nCudaDeviceId;
+  int nMultiProcessorCount;
+  int nMaxThreadsPerMultiProcessor;
+  int nMaxThreadsPerBlock;
+  size_t nSharedMemPerBlock;
+  int nCudaDevAttrComputeCapabilityMajor;
+  int nCudaDevAttrComputeCapabilityMinor;
+  unsigned int nStreamFlags;
+  int nReserved0;
+} CfNppStreamContext;
+typedef struct { int width, height; } CfNppiSize;
+typedef struct { int x, y; } CfNppiPoint;
+#define CF_NPP_BORDER_REPLICATE 2
+#define CF_NPP_BORDER_MIRROR 4
+
+/* NppiMaskSize of a square mask of odd width 3..15; -1 for other widths. */
+int cf_npp_mask_size (int width);
+
+CfNppStreamContext cf_npp_context (void);
+
+/* Checks the last launch; aborts the benchmark on an error. */
+void cf_bench_check (CfStatus st, const char *what);
+
+#endif /* CF_BENCH_UTIL_H */
