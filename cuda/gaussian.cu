@@ -1,14 +1,15 @@
 /* Separable Gaussian in one pass over the frame: each block filters the rows
  * of its tile plus a vertical halo into shared memory (horizontal pass), then
  * the columns out of shared memory (vertical pass). The intermediate never
- * touches device memory, so the frame is read once and written once; the
- * horizontal halo is re-read through L1. */
+ * touches device memory, so the frame is read once and written once (plus
+ * the halos, mostly from L2). Input rows are staged in shared memory as
+ * float, so each sample is converted once, not once per tap. */
 #include "gaussian.h"
 #include "cf_kernel.cuh"
 
 namespace {
 
-constexpr int TILE_SAMPLES = 64;        /* samples (not pixels) across a tile */
+constexpr int TILE_SAMPLES = 64;        /* at most this many samples across */
 constexpr int TILE_ROWS = 64;
 constexpr int BLOCK_ROWS = 4;           /* block: TILE_SAMPLES x BLOCK_ROWS */
 
@@ -21,57 +22,81 @@ struct GaussArgs {
   unsigned mask;
 };
 
-template < typename T > __global__ void
+/* Shared memory: one staged input row per thread row (the tile's samples
+ * plus rx pixels each side, converted to float once), then the horizontally
+ * filtered rows of the tile and its vertical halo. */
+__host__ __device__ constexpr int
+staged_row_floats (int rx, int channels)
+{
+  return TILE_SAMPLES + 2 * rx * channels;
+}
+
+template < typename T, int C > __global__ void
+__launch_bounds__ (TILE_SAMPLES * BLOCK_ROWS)
 gaussian_tile (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
-    int channels, const GaussArgs a)
+    const GaussArgs a)
 {
-  extern __shared__ float hrows[];      /* [TILE_ROWS + 2 ry][TILE_SAMPLES] */
+  constexpr int TILE_PX = TILE_SAMPLES / C;
+  constexpr int TILE_S = TILE_PX * C;   /* 63 for 3 channels */
+  extern __shared__ float smem[];
+  const int staged = staged_row_floats (a.rx, C);
+  float *row_buf = smem + threadIdx.y * staged;
+  float *hrows = smem + BLOCK_ROWS * staged;    /* [rows][TILE_SAMPLES] */
+
   const int tx = threadIdx.x;
-  const int s = blockIdx.x * TILE_SAMPLES + tx;
+  const int x0 = blockIdx.x * TILE_PX;
   const int y0 = blockIdx.y * TILE_ROWS;
   const int out_rows = min (TILE_ROWS, height - y0);
   const int in_rows = out_rows + 2 * a.ry;
-  const bool inside = s < width * channels;
-  const int x = s / channels;
-  const int c = s - x * channels;
+  const int x = x0 + tx / C;
+  const int c = tx % C;
+  const bool inside = tx < TILE_S && x < width;
   const bool filtered = inside && ((a.mask >> c) & 1u);
-  const bool x_interior = x - a.rx >= 0 && x + a.rx < width;
+  const int seg = TILE_S + 2 * a.rx * C;
 
-  for (int r = threadIdx.y; r < in_rows; r += BLOCK_ROWS) {
-    float acc = 0.0f;
-    if (filtered) {
+  /* Horizontal pass: every thread row stages one input row, then filters
+   * it from shared memory. The loop count is the same for every thread so
+   * that the barriers are uniform. */
+  for (int base = 0; base < in_rows; base += BLOCK_ROWS) {
+    const int r = base + threadIdx.y;
+    if (r < in_rows) {
       const T *in = cf_row < T > (src, src_stride,
           cf_border_index (y0 - a.ry + r, height, a.border));
-      acc = a.wx[0] * in[s];
-      if (x_interior) {
-        for (int k = 1; k <= a.rx; k++)
-          acc += a.wx[k] * ((float) in[s - k * channels] +
-              (float) in[s + k * channels]);
-      } else {
-        for (int k = 1; k <= a.rx; k++) {
-          int xl = cf_border_index (x - k, width, a.border);
-          int xr = cf_border_index (x + k, width, a.border);
-          acc += a.wx[k] * ((float) in[xl * channels + c] +
-              (float) in[xr * channels + c]);
-        }
+      for (int j = tx; j < seg; j += TILE_SAMPLES) {
+        int px = cf_border_index (x0 - a.rx + j / C, width, a.border);
+        row_buf[j] = (float) in[px * C + j % C];
       }
     }
-    hrows[r * TILE_SAMPLES + tx] = acc;
+    __syncthreads ();
+    if (r < in_rows) {
+      const float *centre = row_buf + a.rx * C + tx;
+      float acc = 0.0f;
+      if (filtered) {
+        acc = a.wx[0] * centre[0];
+#pragma unroll 4
+        for (int k = 1; k <= a.rx; k++)
+          acc += a.wx[k] * (centre[-k * C] + centre[k * C]);
+      }
+      hrows[r * TILE_SAMPLES + tx] = acc;
+    }
+    __syncthreads ();
   }
-  __syncthreads ();
 
   if (!inside)
     return;
+  /* Vertical pass, out of shared memory. */
   for (int oy = threadIdx.y; oy < out_rows; oy += BLOCK_ROWS) {
     const T *in = cf_row < T > (src, src_stride, y0 + oy);
     T *out = cf_row < T > (dst, dst_stride, y0 + oy);
+    const int s = x * C + c;
     if (!filtered) {
       out[s] = in[s];
       continue;
     }
     const float *col = hrows + (oy + a.ry) * TILE_SAMPLES + tx;
     float acc = a.wy[0] * col[0];
+#pragma unroll 4
     for (int k = 1; k <= a.ry; k++)
       acc += a.wy[k] * (col[-k * TILE_SAMPLES] + col[k * TILE_SAMPLES]);
     if (a.sharpen)
@@ -80,23 +105,41 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
   }
 }
 
-template < typename T > CfStatus
+template < typename T, int C > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, const GaussArgs & a,
     cudaStream_t stream)
 {
-  size_t smem = sizeof (float) * TILE_SAMPLES * (TILE_ROWS + 2 * a.ry);
+  size_t smem = sizeof (float) * (BLOCK_ROWS * staged_row_floats (a.rx, C) +
+      TILE_SAMPLES * (TILE_ROWS + 2 * a.ry));
   if (smem > 48 * 1024) {
-    cudaError_t err = cudaFuncSetAttribute (gaussian_tile < T >,
+    cudaError_t err = cudaFuncSetAttribute (gaussian_tile < T, C >,
         cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
     if (err != cudaSuccess)
       return cf_status_from_cuda (err);
   }
+  constexpr int TILE_PX = TILE_SAMPLES / C;
   dim3 block (TILE_SAMPLES, BLOCK_ROWS);
-  dim3 grid ((src->width * src->channels + TILE_SAMPLES - 1) / TILE_SAMPLES,
+  dim3 grid ((src->width + TILE_PX - 1) / TILE_PX,
       (src->height + TILE_ROWS - 1) / TILE_ROWS);
-  gaussian_tile < T > <<<grid, block, smem, stream>>> (src->data, src->stride,
-      dst->data, dst->stride, src->width, src->height, src->channels, a);
+  gaussian_tile < T, C > <<<grid, block, smem, stream>>> (src->data,
+      src->stride, dst->data, dst->stride, src->width, src->height, a);
   return cf_launch_status ();
+}
+
+template < typename T > CfStatus
+launch_channels (const CfPlane * src, const CfPlane * dst,
+    const GaussArgs & a, cudaStream_t stream)
+{
+  switch (src->channels) {
+    case 1:
+      return launch < T, 1 > (src, dst, a, stream);
+    case 2:
+      return launch < T, 2 > (src, dst, a, stream);
+    case 3:
+      return launch < T, 3 > (src, dst, a, stream);
+    default:
+      return launch < T, 4 > (src, dst, a, stream);
+  }
 }
 
 }                               /* namespace */
@@ -129,6 +172,7 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   a.mask = p->channel_mask;
 
   cudaStream_t stream = (cudaStream_t) exec->stream;
-  return src->depth > 8 ? launch < unsigned short > (src, dst, a, stream) :
-      launch < unsigned char > (src, dst, a, stream);
+  return src->depth > 8 ?
+      launch_channels < unsigned short > (src, dst, a, stream) :
+      launch_channels < unsigned char > (src, dst, a, stream);
 }
