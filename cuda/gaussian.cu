@@ -22,9 +22,13 @@ struct GaussArgs {
   unsigned mask;
 };
 
-/* Shared memory: one staged input row per thread row (the tile's samples
- * plus rx pixels each side, converted to float once), then the horizontally
- * filtered rows of the tile and its vertical halo. */
+/* Rows staged per barrier: enough independent loads in flight per thread
+ * to cover memory latency (one row per barrier was latency-bound). */
+constexpr int CHUNK_ROWS = 4 * BLOCK_ROWS;
+
+/* Shared memory: a chunk of input rows (the tile's samples plus rx pixels
+ * each side, converted to float once), then the horizontally filtered rows
+ * of the tile and its vertical halo. */
 __host__ __device__ constexpr int
 staged_row_floats (int rx, int channels)
 {
@@ -41,8 +45,8 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
   constexpr int TILE_S = TILE_PX * C;   /* 63 for 3 channels */
   extern __shared__ float smem[];
   const int staged = staged_row_floats (a.rx, C);
-  float *row_buf = smem + threadIdx.y * staged;
-  float *hrows = smem + BLOCK_ROWS * staged;    /* [rows][TILE_SAMPLES] */
+  float *chunk = smem;                  /* [CHUNK_ROWS][staged] */
+  float *hrows = smem + CHUNK_ROWS * staged;    /* [rows][TILE_SAMPLES] */
 
   const int tx = threadIdx.x;
   const int x0 = blockIdx.x * TILE_PX;
@@ -55,30 +59,37 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
   const bool filtered = inside && ((a.mask >> c) & 1u);
   const int seg = TILE_S + 2 * a.rx * C;
 
-  /* Horizontal pass: every thread row stages one input row, then filters
-   * it from shared memory. The loop count is the same for every thread so
-   * that the barriers are uniform. */
-  for (int base = 0; base < in_rows; base += BLOCK_ROWS) {
-    const int r = base + threadIdx.y;
-    if (r < in_rows) {
+  /* Horizontal pass, a chunk of rows at a time: stage, then filter from
+   * shared memory. Every thread runs the same loop count, so the barriers
+   * are uniform. */
+  for (int base = 0; base < in_rows; base += CHUNK_ROWS) {
+#pragma unroll
+    for (int k = 0; k < CHUNK_ROWS / BLOCK_ROWS; k++) {
+      const int cr = k * BLOCK_ROWS + threadIdx.y;
+      if (base + cr >= in_rows)
+        break;
       const T *in = cf_row < T > (src, src_stride,
-          cf_border_index (y0 - a.ry + r, height, a.border));
+          cf_border_index (y0 - a.ry + base + cr, height, a.border));
       for (int j = tx; j < seg; j += TILE_SAMPLES) {
         int px = cf_border_index (x0 - a.rx + j / C, width, a.border);
-        row_buf[j] = (float) in[px * C + j % C];
+        chunk[cr * staged + j] = (float) in[px * C + j % C];
       }
     }
     __syncthreads ();
-    if (r < in_rows) {
-      const float *centre = row_buf + a.rx * C + tx;
+#pragma unroll
+    for (int k = 0; k < CHUNK_ROWS / BLOCK_ROWS; k++) {
+      const int cr = k * BLOCK_ROWS + threadIdx.y;
+      if (base + cr >= in_rows)
+        break;
+      const float *centre = chunk + cr * staged + a.rx * C + tx;
       float acc = 0.0f;
       if (filtered) {
         acc = a.wx[0] * centre[0];
 #pragma unroll 4
-        for (int k = 1; k <= a.rx; k++)
-          acc += a.wx[k] * (centre[-k * C] + centre[k * C]);
+        for (int t = 1; t <= a.rx; t++)
+          acc += a.wx[t] * (centre[-t * C] + centre[t * C]);
       }
-      hrows[r * TILE_SAMPLES + tx] = acc;
+      hrows[(base + cr) * TILE_SAMPLES + tx] = acc;
     }
     __syncthreads ();
   }
@@ -109,7 +120,7 @@ template < typename T, int C > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, const GaussArgs & a,
     cudaStream_t stream)
 {
-  size_t smem = sizeof (float) * (BLOCK_ROWS * staged_row_floats (a.rx, C) +
+  size_t smem = sizeof (float) * (CHUNK_ROWS * staged_row_floats (a.rx, C) +
       TILE_SAMPLES * (TILE_ROWS + 2 * a.ry));
   if (smem > 48 * 1024) {
     cudaError_t err = cudaFuncSetAttribute (gaussian_tile < T, C >,
