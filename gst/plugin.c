@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 
 #include "gstcudagaussianblur.h"
+#include "gstcudasatblur.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -13,6 +14,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ok = FALSE;
 
   ok |= GST_ELEMENT_REGISTER (cudagaussianblur, plugin);
+  ok |= GST_ELEMENT_REGISTER (cudasatblur, plugin);
   return ok;
 }
 

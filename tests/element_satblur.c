@@ -1,0 +1,465 @@
+/* Element tests for cudasatblur, on the CPU backend everywhere and, where a
+ * GPU is present, the CUDA backend against the CPU one (bit for bit). */
+#include "element_util.h"
+#include "satblur.h"
+
+#define ELEMENT "cudasatblur"
+
+/* The expected output of a frame whose planes hold colour samples only
+ * (GRAY, I420, NV12, Y444...), from the reference, radii scaled by each
+ * plane's subsampling as the element does. */
+static GstBuffer *
+expected (GstBuffer * in, GstVideoFormat format, gint w, gint h, gint rx,
+    gint ry, gint passes, CfBorder border)
+{
+  GstVideoInfo info;
+  GstVideoFrame fin, fout;
+  GstBuffer *out;
+
+  gst_video_info_set_format (&info, format, w, h);
+  out = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_WRITE));
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    CfPlane src = cf_frame_plane (&fin, p), dst = cf_frame_plane (&fout, p);
+    guint ws = 0, hs = 0;
+    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info); c++)
+      if (GST_VIDEO_INFO_COMP_PLANE (&info, c) == p) {
+        ws = GST_VIDEO_FORMAT_INFO_W_SUB (info.finfo, c);
+        hs = GST_VIDEO_FORMAT_INFO_H_SUB (info.finfo, c);
+      }
+    CfSatBlurParams prm = { (rx + (1 << ws) - 1) >> ws,
+      (ry + (1 << hs) - 1) >> hs, passes, border,
+      CF_ALL_CHANNELS (src.channels)
+    };
+    fail_unless (cf_satblur_ref (&src, &dst, &prm) == CF_OK);
+  }
+  gst_video_frame_unmap (&fin);
+  gst_video_frame_unmap (&fout);
+  return out;
+}
+
+static GstBuffer *
+run_one (const gchar * launch, const gchar * format, gint w, gint h,
+    GstBuffer * in)
+{
+  GstHarness *hrn = cf_harness_new (launch, format, w, h);
+  GstBuffer *out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+
+  fail_unless (out != NULL);
+  gst_harness_teardown (hrn);
+  return out;
+}
+
+static gchar *
+launch_line (const gchar * backend, gint rx, gint ry, gint passes,
+    CfBorder border)
+{
+  return g_strdup_printf (ELEMENT " backend=%s radius-x=%d radius-y=%d "
+      "passes=%d border-mode=%s", backend, rx, ry, passes,
+      border == CF_BORDER_MIRROR ? "mirror" : "clamp");
+}
+
+GST_START_TEST (test_every_template_format)
+{
+  GArray *formats = cf_template_formats (ELEMENT);
+
+  fail_unless (formats->len >= 15);
+  for (guint i = 0; i < formats->len; i++) {
+    GstVideoFormat f = g_array_index (formats, GstVideoFormat, i);
+    const gchar *name = gst_video_format_to_string (f);
+    GstBuffer *in = cf_random_frame (f, 33, 17, 0, i);
+    GstBuffer *out = run_one (ELEMENT " radius-x=2 radius-y=1 passes=2 "
+        "backend=cpu", name, 33, 17, in);
+
+    GST_INFO ("format %s", name);
+    fail_unless (cf_frames_max_diff (in, out, f, 33, 17) > 0,
+        "%s: a blur of random data changed nothing", name);
+    fail_unless (cf_frames_alpha_equal (in, out, f, 33, 17),
+        "%s: alpha changed", name);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+  }
+  g_array_unref (formats);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_matches_reference_at_odd_sizes)
+{
+  static const gint sizes[][2] = { {1, 1}, {7, 3}, {4097, 9}, {64, 65} };
+  /* -1: larger than the frame */
+  static const gint radii[][2] = { {1, 0}, {2, 3}, {-1, 5}, {-1, -1} };
+  static const gchar *formats[] = { "GRAY8", "GRAY16_LE", "I420", "NV12" };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint r = 0; r < G_N_ELEMENTS (radii); r++)
+      for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+        gint w = sizes[s][0], h = sizes[s][1], big = 2 * MAX (w, h) + 1;
+        gint rx = radii[r][0] < 0 ? big : radii[r][0];
+        gint ry = radii[r][1] < 0 ? big : radii[r][1];
+        gint passes = 1 + (s + r + f) % 3;
+        CfBorder border = (s + f) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP;
+        GstVideoFormat fmt = gst_video_format_from_string (formats[f]);
+        gchar *launch = launch_line ("cpu", rx, ry, passes, border);
+        GstBuffer *in = cf_random_frame (fmt, w, h, 0, s * 100 + r * 10 + f);
+        GstBuffer *out = run_one (launch, formats[f], w, h, in);
+        GstBuffer *exp = expected (in, fmt, w, h, rx, ry, passes, border);
+
+        fail_unless_equals_int (cf_frames_max_diff (out, exp, fmt, w, h), 0);
+        gst_buffer_unref (in);
+        gst_buffer_unref (out);
+        gst_buffer_unref (exp);
+        g_free (launch);
+      }
+}
+
+GST_END_TEST;
+
+/* Independent of the reference: a box mean of a constant is that constant,
+ * whatever the radius, border or passes. */
+GST_START_TEST (test_constant_frame_stays_constant)
+{
+  static const gint radii[] = { 1, 6, 40 };
+
+  for (guint r = 0; r < G_N_ELEMENTS (radii); r++)
+    for (gint b = 0; b < 2; b++) {
+      gchar *launch = launch_line ("cpu", radii[r], radii[r] / 2 + 1, 3,
+          b ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+      /* 20 samples of 16 bits: rows without padding. */
+      GstBuffer *in = gst_buffer_new_allocate (NULL, 20 * 11 * 2, NULL);
+      GstBuffer *out;
+      GstMapInfo map;
+
+      gst_buffer_memset (in, 0, 0xAB, 20 * 11 * 2);
+      out = run_one (launch, "GRAY16_LE", 20, 11, in);
+      fail_unless_equals_int (gst_buffer_get_size (out), 20 * 11 * 2);
+      fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+      for (gsize i = 0; i < map.size; i++)
+        fail_unless_equals_int (map.data[i], 0xAB);
+      gst_buffer_unmap (out, &map);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      g_free (launch);
+    }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_padded_strides)
+{
+  GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_NV12
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    const gchar *name = gst_video_format_to_string (formats[i]);
+    /* The same picture, compact and with padded rows. */
+    GstBuffer *compact = cf_random_frame (formats[i], 31, 13, 0, 7);
+    GstBuffer *padded = cf_random_frame (formats[i], 31, 13, 24, 8);
+    GstVideoInfo info;
+    GstVideoFrame fc, fp;
+
+    gst_video_info_set_format (&info, formats[i], 31, 13);
+    fail_unless (gst_video_frame_map (&fc, &info, compact, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fp, &info, padded, GST_MAP_WRITE));
+    fail_unless (gst_video_frame_copy (&fp, &fc));
+    gst_video_frame_unmap (&fc);
+    gst_video_frame_unmap (&fp);
+
+    GstBuffer *a = run_one (ELEMENT " radius-x=4 passes=3 backend=cpu", name,
+        31, 13, compact);
+    GstBuffer *b = run_one (ELEMENT " radius-x=4 passes=3 backend=cpu", name,
+        31, 13, padded);
+    fail_unless_equals_int (cf_frames_max_diff (a, b, formats[i], 31, 13), 0);
+    fail_unless (cf_frames_max_diff (a, compact, formats[i], 31, 13) > 0);
+    gst_buffer_unref (compact);
+    gst_buffer_unref (padded);
+    gst_buffer_unref (a);
+    gst_buffer_unref (b);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_radius_zero_is_passthrough)
+{
+  GstHarness *hrn = cf_harness_new (ELEMENT " radius-x=0 radius-y=0 passes=3 "
+      "backend=cpu", "RGBA", 16, 8);
+  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_RGBA, 16, 8, 0, 1);
+  GstBuffer *out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+
+  fail_unless (out == in, "radius 0 did not pass the buffer through");
+  gst_buffer_unref (out);
+
+  /* One axis at 0 still blurs the other. */
+  gst_harness_set (hrn, ELEMENT, "radius-y", 1, NULL);
+  out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  fail_unless (out != in);
+  fail_unless (cf_frames_max_diff (in, out, GST_VIDEO_FORMAT_RGBA, 16, 8) > 0);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_property_ranges)
+{
+  GstElement *e = gst_element_factory_make (ELEMENT, NULL);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+  const gchar *names[] = { "radius-x", "radius-y", "passes" };
+  const gint max[] = { CF_SATBLUR_MAX_RADIUS, CF_SATBLUR_MAX_RADIUS, 3 };
+  const gint min[] = { 0, 0, 1 };
+  GValue v = G_VALUE_INIT;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    GParamSpec *spec = g_object_class_find_property (klass, names[i]);
+    fail_unless (spec != NULL, "%s missing", names[i]);
+    fail_unless (spec->flags & GST_PARAM_CONTROLLABLE);
+    fail_unless (spec->flags & GST_PARAM_MUTABLE_PLAYING);
+    fail_unless_equals_int (G_PARAM_SPEC_INT (spec)->minimum, min[i]);
+    fail_unless_equals_int (G_PARAM_SPEC_INT (spec)->maximum, max[i]);
+    /* Out-of-range values are clamped by the spec, never stored as is. */
+    g_value_init (&v, G_TYPE_INT);
+    g_value_set_int (&v, 100000);
+    fail_unless (g_param_value_validate (spec, &v));
+    fail_unless_equals_int (g_value_get_int (&v), max[i]);
+    g_value_unset (&v);
+  }
+  fail_unless (g_object_class_find_property (klass, "border-mode") != NULL);
+
+  g_object_set (e, "radius-x", 500, "radius-y", 7, "passes", 3, NULL);
+  gint rx, ry, passes;
+  g_object_get (e, "radius-x", &rx, "radius-y", &ry, "passes", &passes, NULL);
+  fail_unless_equals_int (rx, 500);
+  fail_unless_equals_int (ry, 7);
+  fail_unless_equals_int (passes, 3);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sigma_of_passes)
+{
+  /* sigma^2 = passes ((2r+1)^2 - 1) / 12: r = 1, one pass: 8/12. */
+  fail_unless (fabs (cf_satblur_sigma (1, 1) - sqrt (8.0 / 12.0)) < 1e-12);
+  fail_unless (fabs (cf_satblur_sigma (2, 3) - sqrt (6.0)) < 1e-12);
+  fail_unless (cf_satblur_sigma (0, 3) == 0.0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_live_property_change)
+{
+  GstHarness *hrn = cf_harness_new (ELEMENT " radius-x=1 radius-y=1 "
+      "backend=cpu", "GRAY8", 40, 30);
+  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 40, 30, 0, 3);
+  GstBuffer *out1 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  GstBuffer *exp1 = expected (in, GST_VIDEO_FORMAT_GRAY8, 40, 30, 1, 1, 1,
+      CF_BORDER_CLAMP);
+
+  gst_harness_set (hrn, ELEMENT, "radius-x", 9, "passes", 3, "border-mode",
+      CF_BORDER_MIRROR, NULL);
+  GstBuffer *out2 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  GstBuffer *exp2 = expected (in, GST_VIDEO_FORMAT_GRAY8, 40, 30, 9, 1, 3,
+      CF_BORDER_MIRROR);
+
+  fail_unless_equals_int (cf_frames_max_diff (out1, exp1,
+          GST_VIDEO_FORMAT_GRAY8, 40, 30), 0);
+  fail_unless_equals_int (cf_frames_max_diff (out2, exp2,
+          GST_VIDEO_FORMAT_GRAY8, 40, 30), 0);
+  fail_unless (cf_frames_max_diff (out1, out2, GST_VIDEO_FORMAT_GRAY8, 40,
+          30) > 0);
+  /* Both radii back to 0 while playing: passthrough from the next frame. */
+  gst_harness_set (hrn, ELEMENT, "radius-x", 0, "radius-y", 0, NULL);
+  GstBuffer *out3 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  fail_unless (out3 == in);
+
+  gst_buffer_unref (out1);
+  gst_buffer_unref (out2);
+  gst_buffer_unref (out3);
+  gst_buffer_unref (exp1);
+  gst_buffer_unref (exp2);
+  gst_buffer_unref (in);
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eos_and_flush_keep_every_frame)
+{
+  GstHarness *hrn = cf_harness_new (ELEMENT " radius-x=3 passes=2 "
+      "backend=cpu", "NV12", 64, 48);
+
+  for (guint i = 0; i < 10; i++)
+    fail_unless_equals_int (gst_harness_push (hrn,
+            cf_random_frame (GST_VIDEO_FORMAT_NV12, 64, 48, 0, i)),
+        GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_flush_stop (TRUE)));
+  /* flush-stop resets the segment: send one again before more data */
+  GstSegment segment;
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_segment (&segment)));
+  for (guint i = 0; i < 5; i++)
+    fail_unless_equals_int (gst_harness_push (hrn,
+            cf_random_frame (GST_VIDEO_FORMAT_NV12, 64, 48, 0, 100 + i)),
+        GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_eos ()));
+
+  fail_unless_equals_int (gst_harness_buffers_received (hrn), 15);
+  gboolean saw_eos = FALSE;
+  GstEvent *ev;
+  while ((ev = gst_harness_try_pull_event (hrn))) {
+    saw_eos |= GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+    gst_event_unref (ev);
+  }
+  fail_unless (saw_eos);
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_state_cycling)
+{
+  GstHarness *hrn = cf_harness_new (ELEMENT " radius-x=2 backend=cpu", "I420",
+      32, 32);
+
+  for (guint i = 0; i < 5; i++) {
+    GstBuffer *out;
+
+    fail_unless_equals_int (gst_element_set_state (hrn->element,
+            GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+    fail_unless_equals_int (gst_element_set_state (hrn->element,
+            GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
+    gst_harness_set_caps_str (hrn,
+        "video/x-raw,format=I420,width=32,height=32,framerate=30/1",
+        "video/x-raw,format=I420,width=32,height=32,framerate=30/1");
+    out = gst_harness_push_and_pull (hrn,
+        cf_random_frame (GST_VIDEO_FORMAT_I420, 32, 32, 0, i));
+    fail_unless (out != NULL);
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_change_midstream)
+{
+  GstHarness *hrn = cf_harness_new (ELEMENT " radius-x=5 backend=cpu",
+      "GRAY8", 16, 16);
+  GstBuffer *out = gst_harness_push_and_pull (hrn,
+      cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 16, 16, 0, 1));
+
+  gst_buffer_unref (out);
+  gst_harness_set_caps_str (hrn,
+      "video/x-raw,format=RGBA,width=23,height=5,framerate=30/1",
+      "video/x-raw,format=RGBA,width=23,height=5,framerate=30/1");
+  out = gst_harness_push_and_pull (hrn,
+      cf_random_frame (GST_VIDEO_FORMAT_RGBA, 23, 5, 0, 2));
+  fail_unless_equals_int (gst_buffer_get_size (out), 23 * 5 * 4);
+  gst_buffer_unref (out);
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_unsupported_caps_are_refused)
+{
+  GstElement *e = gst_element_factory_make (ELEMENT, NULL);
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GstCaps *uyvy = gst_caps_from_string ("video/x-raw,format=UYVY,width=16,"
+      "height=16,framerate=30/1");
+  GstCaps *gray = gst_caps_from_string ("video/x-raw,format=GRAY8,width=16,"
+      "height=16,framerate=30/1");
+
+  fail_if (gst_pad_query_accept_caps (sink, uyvy));
+  fail_unless (gst_pad_query_accept_caps (sink, gray));
+  gst_caps_unref (uyvy);
+  gst_caps_unref (gray);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* Without a device, backend=cuda fails at start with a clear error; with
+ * one, its frames equal the CPU reference's exactly. */
+GST_START_TEST (test_cuda_backend)
+{
+  if (!cf_have_gpu ()) {
+    GstElement *e = gst_element_factory_make (ELEMENT, NULL);
+    GstBus *bus = gst_bus_new ();
+    GstMessage *msg;
+    GError *err = NULL;
+
+    g_object_set (e, "backend", 1 /* cuda */ , NULL);
+    gst_element_set_bus (e, bus);
+    fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL);
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "CUDA") != NULL, "%s", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    gst_element_set_state (e, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (e);
+    return;
+  }
+
+  static const gchar *formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
+    "GRAY8", "AYUV", "Y444_16LE", "BGR", "RGBx"
+  };
+  static const gint sizes[][2] = { {1, 1}, {7, 3}, {4097, 9}, {640, 361} };
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      GstVideoFormat f = gst_video_format_from_string (formats[i]);
+      gint w = sizes[s][0], h = sizes[s][1];
+      gint rx = s == 1 ? 20 : 5 + 30 * (gint) s, ry = 3 * (gint) i;
+      gint passes = 1 + (i + s) % 3;
+      CfBorder border = (i + s) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP;
+      gchar *cpu_line = launch_line ("cpu", rx, ry, passes, border);
+      gchar *gpu_line = launch_line ("cuda", rx, ry, passes, border);
+      GstBuffer *in = cf_random_frame (f, w, h, s == 3 ? 40 : 0, i);
+      GstBuffer *cpu = run_one (cpu_line, formats[i], w, h, in);
+      GstBuffer *gpu = run_one (gpu_line, formats[i], w, h, in);
+
+      fail_unless_equals_int (cf_frames_max_diff (cpu, gpu, f, w, h), 0);
+      gst_buffer_unref (in);
+      gst_buffer_unref (cpu);
+      gst_buffer_unref (gpu);
+      g_free (cpu_line);
+      g_free (gpu_line);
+    }
+}
+
+GST_END_TEST;
+
+static Suite *
+cudasatblur_suite (void)
+{
+  Suite *s = suite_create (ELEMENT);
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_every_template_format);
+  tcase_add_test (tc, test_matches_reference_at_odd_sizes);
+  tcase_add_test (tc, test_constant_frame_stays_constant);
+  tcase_add_test (tc, test_padded_strides);
+  tcase_add_test (tc, test_radius_zero_is_passthrough);
+  tcase_add_test (tc, test_property_ranges);
+  tcase_add_test (tc, test_sigma_of_passes);
+  tcase_add_test (tc, test_live_property_change);
+  tcase_add_test (tc, test_eos_and_flush_keep_every_frame);
+  tcase_add_test (tc, test_state_cycling);
+  tcase_add_test (tc, test_caps_change_midstream);
+  tcase_add_test (tc, test_unsupported_caps_are_refused);
+  tcase_add_test (tc, test_cuda_backend);
+  return s;
+}
+
+GST_CHECK_MAIN (cudasatblur);
