@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 
 #include "gstcudagaussianblur.h"
+#include "gstcudamedian.h"
 #include "gstcudasatblur.h"
 
 static gboolean
@@ -14,6 +15,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ok = FALSE;
 
   ok |= GST_ELEMENT_REGISTER (cudagaussianblur, plugin);
+  ok |= GST_ELEMENT_REGISTER (cudamedian, plugin);
   ok |= GST_ELEMENT_REGISTER (cudasatblur, plugin);
   return ok;
 }

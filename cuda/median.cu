@@ -1,0 +1,132 @@
+/* cf_median: checks the parameters, picks a kernel by window and runs the
+ * iterations, ping-ponging through scratch memory so that the last one
+ * lands in dst. The kernels are in median_registers.cu (small windows),
+ * median_histogram.cu (large windows) and median_separable.cu (smoother). */
+#include "median.h"
+#include "median_kernels.cuh"
+#include "cf_runtime.h"
+
+namespace {
+
+/* The largest radius that AUTO gives the register kernel. */
+constexpr int AUTO_REGISTERS_MAX_RADIUS = 4;
+
+size_t
+row_bytes (const CfPlane * p)
+{
+  return (size_t) p->width * p->channels * cf_plane_bytes_per_sample (p);
+}
+
+size_t
+scratch_stride (const CfPlane * p)
+{
+  return (row_bytes (p) + 255) & ~(size_t) 255;
+}
+
+bool
+params_valid (const CfMedianParams * p)
+{
+  if (p->radius_x < 0 || p->radius_x > CF_MEDIAN_MAX_RADIUS
+      || p->radius_y < 0 || p->radius_y > CF_MEDIAN_MAX_RADIUS
+      || p->iterations < 1 || p->iterations > CF_MEDIAN_MAX_ITERATIONS)
+    return false;
+  if (p->mode != CF_MEDIAN_EXACT && p->mode != CF_MEDIAN_SEPARABLE)
+    return false;
+  if (p->kernel == CF_MEDIAN_KERNEL_REGISTERS)
+    return p->mode == CF_MEDIAN_EXACT && p->radius_x == p->radius_y
+        && p->radius_x >= 1 && p->radius_x <= CF_MEDIAN_REGISTERS_MAX_RADIUS;
+  return p->kernel == CF_MEDIAN_KERNEL_AUTO
+      || p->kernel == CF_MEDIAN_KERNEL_HISTOGRAM;
+}
+
+bool
+use_registers (const CfMedianParams * p)
+{
+  if (p->kernel != CF_MEDIAN_KERNEL_AUTO)
+    return p->kernel == CF_MEDIAN_KERNEL_REGISTERS;
+  return p->radius_x == p->radius_y && p->radius_x <= AUTO_REGISTERS_MAX_RADIUS;
+}
+
+/* One iteration from in to out; `cols` holds the separable column pass. */
+CfStatus
+median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
+    const CfMedianParams * p, unsigned mask, cudaStream_t stream)
+{
+  if (p->mode == CF_MEDIAN_EXACT) {
+    if (use_registers (p))
+      return cf_median_launch_registers (in, out, p->radius_x, p->border,
+          mask, stream);
+    return cf_median_launch_histogram (in, out, p->radius_x, p->radius_y,
+        p->border, mask, stream);
+  }
+  if (p->radius_x == 0)
+    return cf_median_launch_1d (in, out, p->radius_y, 1, p->border, mask,
+        stream);
+  if (p->radius_y == 0)
+    return cf_median_launch_1d (in, out, p->radius_x, 0, p->border, mask,
+        stream);
+  CfStatus st = cf_median_launch_1d (in, cols, p->radius_y, 1, p->border,
+      mask, stream);
+  if (st != CF_OK)
+    return st;
+  return cf_median_launch_1d (cols, out, p->radius_x, 0, p->border, mask,
+      stream);
+}
+
+}                               /* namespace */
+
+extern "C" size_t
+cf_median_scratch_size (const CfPlane * plane, const CfMedianParams * p)
+{
+  int planes = (p->iterations > 1) + (p->mode == CF_MEDIAN_SEPARABLE
+      && p->radius_x > 0 && p->radius_y > 0);
+  return planes * scratch_stride (plane) * plane->height;
+}
+
+extern "C" CfStatus
+cf_median (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const CfMedianParams * p)
+{
+  if (!exec->on_gpu)
+    return cf_median_ref (src, dst, p);
+
+  CfStatus st = cf_planes_check (src, dst);
+  if (st != CF_OK)
+    return st;
+  if (!params_valid (p) || !exec->stream)
+    return CF_ERROR_INVALID;
+
+  unsigned mask = p->channel_mask & CF_ALL_CHANNELS (src->channels);
+  if (mask == 0 || (p->radius_x == 0 && p->radius_y == 0))
+    return cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride,
+        row_bytes (src), src->height, exec->stream);
+
+  /* Scratch: the previous iteration's output, then the column pass. */
+  CfPlane iter = *src, cols = *src;
+  size_t need = cf_median_scratch_size (src, p);
+  if (need > 0) {
+    if (!exec->scratch)
+      return CF_ERROR_INVALID;
+    st = cf_scratch_reserve (exec->scratch, need);
+    if (st != CF_OK)
+      return st;
+    size_t plane_bytes = scratch_stride (src) * src->height;
+    unsigned char *next = (unsigned char *) exec->scratch->data;
+    iter.stride = cols.stride = scratch_stride (src);
+    if (p->iterations > 1) {
+      iter.data = next;
+      next += plane_bytes;
+    }
+    cols.data = next;
+  }
+
+  cudaStream_t stream = (cudaStream_t) exec->stream;
+  const CfPlane *in = src;
+  for (int i = 0; i < p->iterations && st == CF_OK; i++) {
+    /* Alternate so that the last iteration writes dst. */
+    const CfPlane *out = (p->iterations - 1 - i) % 2 == 0 ? dst : &iter;
+    st = median_pass (in, out, &cols, p, mask, stream);
+    in = out;
+  }
+  return st;
+}

@@ -1,0 +1,57 @@
+/* cudafilters: median filter, exact or separable ("smoother"). */
+#ifndef CF_MEDIAN_H
+#define CF_MEDIAN_H
+
+#include "cf_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest window radius: windows up to 121 x 121, as seed 001's smoother. */
+#define CF_MEDIAN_MAX_RADIUS 60
+#define CF_MEDIAN_MAX_ITERATIONS 16
+
+typedef enum {
+  CF_MEDIAN_EXACT = 0,          /* the median of the whole window */
+  CF_MEDIAN_SEPARABLE = 1       /* median of the column medians (approximate) */
+} CfMedianMode;
+
+/* Which GPU kernel computes an exact median. AUTO picks by window; the
+ * others exist so that tests and benchmarks can run every kernel on every
+ * window it supports. The reference ignores it. */
+typedef enum {
+  CF_MEDIAN_KERNEL_AUTO = 0,
+  CF_MEDIAN_KERNEL_REGISTERS,   /* forgetful selection, square r <= 4 only */
+  CF_MEDIAN_KERNEL_HISTOGRAM    /* sliding histogram, any window */
+} CfMedianKernel;
+
+typedef struct {
+  int radius_x;                 /* window (2 rx + 1) x (2 ry + 1), 0..MAX */
+  int radius_y;
+  CfMedianMode mode;
+  int iterations;               /* 1..CF_MEDIAN_MAX_ITERATIONS */
+  CfBorder border;
+  unsigned channel_mask;        /* channels filtered; the others are copied */
+  CfMedianKernel kernel;
+} CfMedianParams;
+
+/* Device scratch bytes that cf_median needs for a plane like @plane (for
+ * iterations > 1 and the separable mode); 0 when it needs none. */
+size_t cf_median_scratch_size (const CfPlane * plane,
+    const CfMedianParams * params);
+
+/* Median-filters src into dst (which must not alias). On the GPU it returns
+ * once the work is queued on exec->stream; scratch memory comes from
+ * exec->scratch, grown when needed. */
+CfStatus cf_median (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfMedianParams * params);
+
+/* The plain-C reference: sorts every window. */
+CfStatus cf_median_ref (const CfPlane * src, const CfPlane * dst,
+    const CfMedianParams * params);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_MEDIAN_H */

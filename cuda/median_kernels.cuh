@@ -1,0 +1,36 @@
+/* The median kernels' launchers, one per method, for median.cu. Each filters
+ * the channels in `mask` of src into dst and copies the other channels. */
+#ifndef CF_MEDIAN_KERNELS_CUH
+#define CF_MEDIAN_KERNELS_CUH
+
+#include "cf_kernel.cuh"
+
+/* Where sample j of a row (width pixels of ch channels) is read from: its
+ * pixel brought inside the row by the border rule, its channel kept. */
+__device__ __forceinline__ int
+cf_median_border_sample (int j, int width, int ch, CfBorder border)
+{
+  int x = j >= 0 ? j / ch : -((ch - 1 - j) / ch);
+  return cf_border_index (x, width, border) * ch + (j - x * ch);
+}
+
+/* The largest radius of the register-only kernel (9 x 9). */
+#define CF_MEDIAN_REGISTERS_MAX_RADIUS 4
+
+/* Exact, square windows of radius 1..CF_MEDIAN_REGISTERS_MAX_RADIUS:
+ * forgetful selection in registers (median_registers.cu). */
+CfStatus cf_median_launch_registers (const CfPlane * src, const CfPlane * dst,
+    int radius, CfBorder border, unsigned mask, cudaStream_t stream);
+
+/* Exact, any window: sliding histograms (median_histogram.cu). */
+CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
+    int radius_x, int radius_y, CfBorder border, unsigned mask,
+    cudaStream_t stream);
+
+/* One axis of the separable smoother: medians of 2 radius + 1 samples along
+ * x (vertical = 0) or y (vertical = 1) (median_separable.cu). */
+CfStatus cf_median_launch_1d (const CfPlane * src, const CfPlane * dst,
+    int radius, int vertical, CfBorder border, unsigned mask,
+    cudaStream_t stream);
+
+#endif /* CF_MEDIAN_KERNELS_CUH */

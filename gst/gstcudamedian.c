@@ -1,0 +1,239 @@
+/**
+ * SECTION:element-cudamedian
+ * @title: cudamedian
+ *
+ * Median filter on an NVIDIA GPU, for salt-and-pepper and impulse noise.
+ * With mode=exact every output is the median of its whole size x size
+ * window, bit for bit what sorting the window gives; mode=separable is the
+ * faster "smoother" of large windows: the median of the column medians.
+ * iterations repeats the filter (two 3x3 passes clean denser noise than one
+ * while keeping more detail than one 5x5).
+ *
+ * Every plane and channel is filtered on its own; alpha is left untouched.
+ * Subsampled chroma planes use a window radius divided by their subsampling,
+ * rounded up (size 5 filters I420 chroma with 3x3 windows). luma-only leaves
+ * the chroma of YUV formats unchanged, as videomedian's lum-only does.
+ * size=1 passes frames through. Without a CUDA device the element runs its
+ * plain-C reference (backend=auto, with a warning) or fails (backend=cuda).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! cudamedian size=5 ! videoconvert ! autovideosink
+ * ]| Filters the test pattern with 5x5 medians.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY16_LE ! cudamedian size=3 iterations=2 ! fakesink
+ * ]| Two 3x3 passes over 16-bit gray frames.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=I420 ! cudamedian size=61 mode=separable luma-only=true ! videoconvert ! autovideosink
+ * ]| A background estimate of the luma with the separable smoother.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudamedian.h"
+#include "median.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_median_debug);
+#define GST_CAT_DEFAULT gst_cuda_median_debug
+
+#define MAX_SIZE (2 * CF_MEDIAN_MAX_RADIUS + 1)
+#define DEFAULT_SIZE 3
+#define DEFAULT_MODE CF_MEDIAN_EXACT
+#define DEFAULT_ITERATIONS 1
+#define DEFAULT_LUMA_ONLY FALSE
+
+enum
+{
+  PROP_0,
+  PROP_SIZE,
+  PROP_MODE,
+  PROP_ITERATIONS,
+  PROP_LUMA_ONLY,
+};
+
+typedef struct
+{
+  gint size;                    /* odd */
+  CfMedianMode mode;
+  gint iterations;
+  gboolean luma_only;
+} MedianProps;
+
+struct _GstCudaMedian
+{
+  GstCudaFilter parent;
+  MedianProps props;            /* under the object lock */
+};
+
+#define GST_TYPE_CUDA_MEDIAN_MODE (gst_cuda_median_mode_get_type ())
+static GType
+gst_cuda_median_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {CF_MEDIAN_EXACT, "The median of the whole window", "exact"},
+    {CF_MEDIAN_SEPARABLE, "The median of the column medians (approximate, "
+          "faster for large windows)", "separable"},
+    {0, NULL, NULL},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstCudaMedianMode",
+            values));
+  return type;
+}
+
+G_DEFINE_TYPE (GstCudaMedian, gst_cuda_median, GST_TYPE_CUDA_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (cudamedian, "cudamedian", GST_RANK_NONE,
+    GST_TYPE_CUDA_MEDIAN);
+
+static void
+snapshot (GstCudaFilter * filter, gpointer params)
+{
+  *(MedianProps *) params = GST_CUDA_MEDIAN (filter)->props;
+}
+
+static gboolean
+is_identity (GstCudaFilter * filter, gconstpointer params)
+{
+  return ((const MedianProps *) params)->size <= 1;
+}
+
+/* The radius in the pixels of a plane subsampled by 2^sub, rounded up so
+ * that chroma is still filtered when luma is. */
+static int
+scale_radius (gint size, guint sub)
+{
+  return (size / 2 + (1 << sub) - 1) >> sub;
+}
+
+static CfStatus
+filter_plane (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, const CfExec * exec)
+{
+  const MedianProps *props = params;
+  CfMedianParams p = { 0 };
+
+  p.radius_x = scale_radius (props->size, plane->w_sub);
+  p.radius_y = scale_radius (props->size, plane->h_sub);
+  p.mode = props->mode;
+  p.iterations = props->iterations;
+  p.border = plane->border;
+  p.channel_mask = plane->channel_mask;
+  if (props->luma_only)
+    p.channel_mask &= ~plane->chroma_mask;
+  p.kernel = CF_MEDIAN_KERNEL_AUTO;
+  return cf_median (exec, &plane->src, &plane->dst, &p);
+}
+
+static void
+gst_cuda_median_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIZE:
+      /* Windows are centred: an even size means the next odd one. */
+      self->props.size = g_value_get_int (value) | 1;
+      break;
+    case PROP_MODE:
+      self->props.mode = g_value_get_enum (value);
+      break;
+    case PROP_ITERATIONS:
+      self->props.iterations = g_value_get_int (value);
+      break;
+    case PROP_LUMA_ONLY:
+      self->props.luma_only = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_median_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIZE:
+      g_value_set_int (value, self->props.size);
+      break;
+    case PROP_MODE:
+      g_value_set_enum (value, self->props.mode);
+      break;
+    case PROP_ITERATIONS:
+      g_value_set_int (value, self->props.iterations);
+      break;
+    case PROP_LUMA_ONLY:
+      g_value_set_boolean (value, self->props.luma_only);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_median_class_init (GstCudaMedianClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCudaFilterClass *filter_class = GST_CUDA_FILTER_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
+
+  gobject_class->set_property = gst_cuda_median_set_property;
+  gobject_class->get_property = gst_cuda_median_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_SIZE,
+      g_param_spec_int ("size", "Size",
+          "Window edge in pixels, odd (an even value is rounded up to the "
+          "next odd one); 1 passes frames through", 1, MAX_SIZE, DEFAULT_SIZE,
+          flags));
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Mode",
+          "Exact median, or the separable approximation (median of the "
+          "column medians)", GST_TYPE_CUDA_MEDIAN_MODE, DEFAULT_MODE, flags));
+  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
+      g_param_spec_int ("iterations", "Iterations",
+          "Times the filter is applied to each frame", 1,
+          CF_MEDIAN_MAX_ITERATIONS, DEFAULT_ITERATIONS, flags));
+  g_object_class_install_property (gobject_class, PROP_LUMA_ONLY,
+      g_param_spec_boolean ("luma-only", "Luma only",
+          "Filter only the luma of YUV formats, copy their chroma",
+          DEFAULT_LUMA_ONLY, flags));
+
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA median", "Filter/Effect/Video",
+      "Median filter (exact up to 121x121, or separable) on an NVIDIA GPU, "
+      "for impulse noise. Example: gst-launch-1.0 videotestsrc ! "
+      "cudamedian size=5 ! videoconvert ! autovideosink",
+      "cudafilters developers");
+  gst_cuda_filter_class_add_pad_templates (element_class);
+
+  filter_class->params_size = sizeof (MedianProps);
+  filter_class->snapshot = snapshot;
+  filter_class->is_identity = is_identity;
+  filter_class->filter_plane = filter_plane;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_MODE, 0);
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,
+      "CUDA median");
+}
+
+static void
+gst_cuda_median_init (GstCudaMedian * self)
+{
+  self->props.size = DEFAULT_SIZE;
+  self->props.mode = DEFAULT_MODE;
+  self->props.iterations = DEFAULT_ITERATIONS;
+  self->props.luma_only = DEFAULT_LUMA_ONLY;
+}

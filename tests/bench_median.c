@@ -1,0 +1,223 @@
+/* Benchmark: device-resident cudamedian kernel time at 3840x2160 against the
+ * identity-copy floor and NPP's nppiFilterMedian (interior ROI: NPP has no
+ * border mode), for every kernel that takes each window. Prints markdown.
+ * GRAY16 runs twice: on full-range noise (the 16-bit histogram's worst case)
+ * and on a smooth image with mild noise (what cameras and probes give). */
+#include "cf_bench_util.h"
+#include "median.h"
+#include "cf_runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define REPS 20
+#define WIDTH 3840
+#define HEIGHT 2160
+
+typedef int (*NppMedianFn) (const void *src, int src_step, void *dst,
+    int dst_step, CfNppiSize roi, CfNppiSize mask, CfNppiPoint anchor,
+    void *buffer, CfNppStreamContext ctx);
+typedef int (*NppMedianSizeFn) (CfNppiSize roi, CfNppiSize mask,
+    unsigned *bytes, CfNppStreamContext ctx);
+
+typedef struct {
+  const char *name;
+  int channels, depth;
+  unsigned mask;
+  int smooth;
+  const char *npp;              /* NPP suffix */
+} Format;
+
+typedef struct {
+  CfBenchFrames frames;
+  CfMedianParams p;
+  CfScratch scratch;
+  NppMedianFn npp;
+  void *npp_buffer;
+  int npp_ready;
+  CfNppiSize npp_roi, npp_mask;
+  CfNppStreamContext ctx;
+} Run;
+
+static void
+ours (void *c, int i)
+{
+  Run *r = c;
+  CfExec ex = { 1, cf_bench_stream (), &r->scratch };
+  int k = i % r->frames.count;
+  cf_bench_check (cf_median (&ex, &r->frames.src[k], &r->frames.dst[k],
+          &r->p), "cf_median");
+}
+
+static void
+npp_median (void *c, int i)
+{
+  Run *r = c;
+  const CfPlane *s = &r->frames.src[i % r->frames.count];
+  const CfPlane *d = &r->frames.dst[i % r->frames.count];
+  int rad = r->npp_mask.width / 2;
+  size_t off = rad * s->stride + (size_t) rad * s->channels * (s->depth / 8);
+  CfNppiPoint anchor = { rad, rad };
+  int st = r->npp ((const char *) s->data + off, (int) s->stride,
+      (char *) d->data + off, (int) d->stride, r->npp_roi, r->npp_mask, anchor,
+      r->npp_buffer, r->ctx);
+  if (st != 0) {
+    fprintf (stderr, "nppiFilterMedian failed: %d\n", st);
+    exit (1);
+  }
+}
+
+/* Times fn; a slow one (NPP at large windows) gets fewer repetitions. */
+static double
+time_ms (CfBenchFn fn, Run * r)
+{
+  double probe = cf_bench_median_ms (fn, r, 1);
+  return probe > 20.0 ? probe : cf_bench_median_ms (fn, r, REPS);
+}
+
+/* A smooth 16-bit picture with mild noise in every source frame. */
+static void
+fill_smooth (CfBenchFrames * f)
+{
+  size_t n = (size_t) WIDTH * HEIGHT;
+  uint16_t *host = malloc (n * sizeof (uint16_t));
+  for (int y = 0; y < HEIGHT; y++)
+    for (int x = 0; x < WIDTH; x++)
+      host[(size_t) y * WIDTH + x] = (uint16_t) (30000.0 +
+          20000.0 * sin (x / 300.0) * cos (y / 200.0) + (rand () % 257) - 128);
+  for (int i = 0; i < f->count; i++)
+    cf_bench_check (cf_copy_2d_async (f->src[i].data, f->src[i].stride, host,
+            WIDTH * sizeof (uint16_t), WIDTH * sizeof (uint16_t), HEIGHT,
+            cf_bench_stream ()), "upload");
+  cf_bench_check (cf_stream_synchronize (cf_bench_stream ()), "upload");
+  free (host);
+}
+
+static void
+npp_prepare (Run * r, const Format * f, int size)
+{
+  char name[96];
+  NppMedianSizeFn get_size;
+  unsigned bytes = 0;
+
+  r->npp_ready = 0;
+  snprintf (name, sizeof name, "nppiFilterMedian_%s_Ctx", f->npp);
+  r->npp = (NppMedianFn) cf_npp_symbol (name);
+  snprintf (name, sizeof name, "nppiFilterMedianGetBufferSize_%s_Ctx", f->npp);
+  get_size = (NppMedianSizeFn) cf_npp_symbol (name);
+  if (!r->npp || !get_size)
+    return;
+  r->npp_roi.width = WIDTH - 2 * (size / 2);
+  r->npp_roi.height = HEIGHT - 2 * (size / 2);
+  r->npp_mask.width = r->npp_mask.height = size;
+  if (get_size (r->npp_roi, r->npp_mask, &bytes, r->ctx) != 0)
+    return;
+  cf_device_free (r->npp_buffer);
+  cf_bench_check (cf_device_alloc (&r->npp_buffer, bytes ? bytes : 1),
+      "NPP buffer");
+  r->npp_ready = 1;
+}
+
+/* Time of kernel k on a size x size window, or "-" where it does not run. */
+static void
+kernel_cell (Run * r, CfMedianMode mode, CfMedianKernel k, int size,
+    char *cell, size_t len)
+{
+  r->p.mode = mode;
+  r->p.kernel = k;
+  if (k == CF_MEDIAN_KERNEL_REGISTERS && size / 2 > 4) {
+    snprintf (cell, len, "-");
+    return;
+  }
+  snprintf (cell, len, "%.3f", time_ms (ours, r));
+}
+
+int
+main (void)
+{
+  static const Format formats[] = {
+    {"GRAY8", 1, 8, 0x1, 0, "8u_C1R"},
+    {"GRAY16", 1, 16, 0x1, 0, "16u_C1R"},
+    {"GRAY16 smooth", 1, 16, 0x1, 1, "16u_C1R"},
+    {"RGBA", 4, 8, 0x7, 0, "8u_AC4R"},
+  };
+  static const int sizes[] = { 3, 5, 7, 9, 11, 15, 21, 31 };
+  /* The targets, as multiples of NPP's speed; 0: none set. */
+  static const double targets[] = { 1.5, 3, 6, 0, 15, 0, 50, 0 };
+
+  cf_bench_init ();
+  printf ("NPP: %s\n\n", cf_npp_symbol ("nppiFilterMedian_8u_C1R_Ctx") ?
+      "found" : "not found");
+  printf ("### cudamedian, %dx%d, clamp border, milliseconds (median of %d)"
+      "\n\n", WIDTH, HEIGHT, REPS);
+  printf ("| format | window | auto | registers | histogram | separable | "
+      "copy floor | NPP | NPP/auto | target |\n");
+  printf ("|---|---|---|---|---|---|---|---|---|---|\n");
+  for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+    const Format *fm = &formats[f];
+    Run r = { 0 };
+    r.frames = cf_bench_frames_new (WIDTH, HEIGHT, fm->channels, fm->depth);
+    if (fm->smooth)
+      fill_smooth (&r.frames);
+    r.ctx = cf_npp_context ();
+    double floor_ms = cf_bench_copy_ms (&r.frames, REPS);
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+      int size = sizes[s];
+      CfMedianParams p = { size / 2, size / 2, CF_MEDIAN_EXACT, 1,
+        CF_BORDER_CLAMP, fm->mask, CF_MEDIAN_KERNEL_AUTO
+      };
+      char regs[32], hist[32], sep[32], npp[32] = "-", ratio[32] = "-",
+          target[32] = "-";
+      r.p = p;
+      kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_REGISTERS, size,
+          regs, sizeof regs);
+      kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_HISTOGRAM, size,
+          hist, sizeof hist);
+      kernel_cell (&r, CF_MEDIAN_SEPARABLE, CF_MEDIAN_KERNEL_AUTO, size,
+          sep, sizeof sep);
+      r.p = p;
+      double ms = time_ms (ours, &r);
+      npp_prepare (&r, fm, size);
+      if (r.npp_ready) {
+        double n = time_ms (npp_median, &r);
+        snprintf (npp, sizeof npp, "%.3f", n);
+        snprintf (ratio, sizeof ratio, "%.1fx", n / ms);
+      }
+      if (targets[s] > 0)
+        snprintf (target, sizeof target, "%gx", targets[s]);
+      printf ("| %s | %dx%d | %.3f | %s | %s | %s | %.3f | %s | %s | %s |\n",
+          fm->name, size, size, ms, regs, hist, sep, floor_ms, npp, ratio,
+          target);
+      fflush (stdout);
+    }
+    cf_device_free (r.npp_buffer);
+    cf_bench_frames_free (&r.frames);
+    cf_scratch_release (&r.scratch);
+  }
+
+  printf ("\n### Large windows, separable and iterations, GRAY8\n\n");
+  printf ("| window | mode | iterations | ms |\n|---|---|---|---|\n");
+  {
+    Run r = { 0 };
+    static const int big[] = { 41, 61, 81, 121 };
+    r.frames = cf_bench_frames_new (WIDTH, HEIGHT, 1, 8);
+    for (size_t b = 0; b < 4; b++)
+      for (int m = 0; m < 2; m++) {
+        CfMedianParams p = { big[b] / 2, big[b] / 2, m, 1, CF_BORDER_CLAMP, 1,
+          CF_MEDIAN_KERNEL_AUTO
+        };
+        r.p = p;
+        printf ("| %dx%d | %s | 1 | %.3f |\n", big[b], big[b],
+            m ? "separable" : "exact", time_ms (ours, &r));
+      }
+    CfMedianParams p2 = { 1, 1, CF_MEDIAN_EXACT, 2, CF_BORDER_CLAMP, 1,
+      CF_MEDIAN_KERNEL_AUTO
+    };
+    r.p = p2;
+    printf ("| 3x3 | exact | 2 | %.3f |\n", time_ms (ours, &r));
+    cf_bench_frames_free (&r.frames);
+    cf_scratch_release (&r.scratch);
+  }
+  return 0;
+}

@@ -1,0 +1,187 @@
+/* gpu suite: cf_median on the GPU against the plain-C reference, bit for
+ * bit: every kernel on every window it takes (exact 3x3 to 31x31 and a few
+ * larger, rectangles, the separable smoother to 121), every channel layout,
+ * 8 and 16 bits, both borders, iterations, awkward sizes and sample values
+ * (ties, narrow 16-bit ranges). CF_TEST_QUICK=1 runs a small subset (for
+ * compute-sanitizer). */
+#include "cf_test_util.h"
+#include "median.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static CfStatus
+run_median (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params)
+{
+  return cf_median (exec, src, dst, params);
+}
+
+static long passed, failed;
+
+typedef struct {
+  int channels, depth;
+  unsigned mask;
+} Layout;
+
+static const Layout layouts[] = {
+  {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {4, 8, 0xE}, {3, 8, 0x7},
+  {2, 8, 0x2}, {4, 16, 0x7}, {3, 16, 0x5}, {2, 16, 0x3}, {1, 8, 0x0}
+};
+
+/* How the random samples are shaped: full range, few values (many ties),
+ * or a narrow 16-bit band across a few coarse histogram bins. */
+enum { VALUES_FULL, VALUES_TIES, VALUES_BAND };
+
+static void
+shape_values (CfPlane * p, int values)
+{
+  for (int y = 0; y < p->height; y++) {
+    unsigned char *row = (unsigned char *) p->data + (size_t) y * p->stride;
+    for (int i = 0; i < p->width * p->channels; i++) {
+      if (p->depth > 8) {
+        uint16_t *v = (uint16_t *) row + i;
+        if (values == VALUES_TIES)
+          *v &= 0x0303;
+        else if (values == VALUES_BAND)
+          *v = 30000 + (*v & 1023);
+      } else if (values != VALUES_FULL) {
+        row[i] &= 3;
+      }
+    }
+  }
+}
+
+static const char *
+kernel_name (CfMedianKernel k)
+{
+  return k == CF_MEDIAN_KERNEL_REGISTERS ? "registers" :
+      k == CF_MEDIAN_KERNEL_HISTOGRAM ? "histogram" : "auto";
+}
+
+static void
+check (int w, int h, const Layout * l, int rx, int ry, CfMedianMode mode,
+    CfMedianKernel kernel, int iterations, CfBorder border, int values)
+{
+  char what[200];
+  CfMedianParams p = { rx, ry, mode, iterations, border, l->mask, kernel };
+  CfPlane src = cf_test_plane_new (w, h, l->channels, l->depth, 3);
+  CfPlane ref = cf_test_plane_like (&src, 0);
+
+  shape_values (&src, values);
+  snprintf (what, sizeof what, "%dx%d c%d d%d mask %x window %dx%d %s %s "
+      "x%d %s values %d", w, h, l->channels, l->depth, l->mask, 2 * rx + 1,
+      2 * ry + 1, mode == CF_MEDIAN_SEPARABLE ? "separable" : "exact",
+      kernel_name (kernel), iterations,
+      border == CF_BORDER_MIRROR ? "mirror" : "clamp", values);
+  CF_CHECK (cf_median_ref (&src, &ref, &p) == CF_OK);
+  if (cf_test_gpu_vs_ref (run_median, &p, &src, &ref, 0, what))
+    failed++;
+  else
+    passed++;
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&ref);
+}
+
+/* Parameters the GPU path must refuse before launching anything. */
+static void
+check_invalid (void)
+{
+  static CfScratch scratch;
+  CfPlane a = { &scratch, 16, 4, 4, 1, 8 }, b = a;
+  CfExec exec = { 1, (CfStream) & scratch, &scratch };
+  const CfMedianParams bad[] = {
+    {5, 5, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_REGISTERS},
+    {1, 2, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_REGISTERS},
+    {2, 2, CF_MEDIAN_SEPARABLE, 1, CF_BORDER_CLAMP, 1,
+        CF_MEDIAN_KERNEL_REGISTERS},
+    {CF_MEDIAN_MAX_RADIUS + 1, 1, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, 0},
+    {1, 1, CF_MEDIAN_EXACT, 0, CF_BORDER_CLAMP, 1, 0},
+    {1, 1, CF_MEDIAN_EXACT, CF_MEDIAN_MAX_ITERATIONS + 1, CF_BORDER_CLAMP, 1,
+        0},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    if (cf_median (&exec, &a, &b, &bad[i]) == CF_ERROR_INVALID)
+      passed++;
+    else {
+      fprintf (stderr, "FAIL invalid parameters %zu accepted\n", i);
+      failed++;
+    }
+  }
+}
+
+int
+main (void)
+{
+  static const int sizes[][2] = { {1, 1}, {7, 3}, {37, 29}, {130, 19} };
+  const size_t n_layouts = sizeof layouts / sizeof layouts[0];
+  const int quick = getenv ("CF_TEST_QUICK") != NULL;
+
+  cf_test_require_gpu ();
+  cf_test_seed (4242);
+  check_invalid ();
+
+  /* The register kernel on every window it takes, every layout. */
+  for (int r = 1; r <= 4; r++)
+    for (size_t l = 0; l < n_layouts; l++)
+      for (size_t s = 0; s < (quick ? 2 : 4); s++)
+        check (sizes[s][0], sizes[s][1], &layouts[l], r, r, CF_MEDIAN_EXACT,
+            CF_MEDIAN_KERNEL_REGISTERS, 1, (l + s) & 1 ? CF_BORDER_MIRROR :
+            CF_BORDER_CLAMP, (int) (l + r) % 3);
+
+  /* The histogram kernel on every square window 3..31, every layout. */
+  for (int r = 1; r <= 15; r += quick ? 7 : 1)
+    for (size_t l = 0; l < n_layouts; l++)
+      check (r > 8 ? 53 : 37, r > 8 ? 41 : 29, &layouts[l], r, r,
+          CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_HISTOGRAM, 1,
+          (l + r) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) (l + r) % 3);
+  if (quick)
+    return cf_test_finish (passed, failed);
+
+  /* Larger exact windows, rectangles (subsampled chroma), 1-D windows,
+   * strips taller than one block, the 16-bit fine-bin rebuilds. */
+  static const int windows[][2] = { {20, 20}, {30, 22}, {60, 60}, {1, 2},
+  {2, 1}, {0, 3}, {5, 0}, {7, 2}
+  };
+  for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++)
+    for (size_t l = 0; l < 4; l++)
+      check (71, 150, &layouts[(i + l) % n_layouts], windows[i][0],
+          windows[i][1], CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_AUTO, 1,
+          (i + l) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) l % 3);
+
+  /* AUTO on every size 3..31 and a 1x1 window (a copy). */
+  for (int r = 0; r <= 15; r++)
+    check (45, 33, &layouts[r % n_layouts], r, r, CF_MEDIAN_EXACT,
+        CF_MEDIAN_KERNEL_AUTO, 1, r & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+        VALUES_FULL);
+
+  /* The separable smoother, up to 121, and 1-D windows. */
+  static const int smooth[][2] = { {1, 1}, {2, 2}, {5, 5}, {15, 15},
+  {30, 30}, {60, 60}, {3, 0}, {0, 4}, {6, 2}
+  };
+  for (size_t i = 0; i < sizeof smooth / sizeof smooth[0]; i++)
+    for (size_t l = 0; l < n_layouts; l++)
+      check (i == 5 ? 300 : 77, i == 5 ? 140 : 45, &layouts[l], smooth[i][0],
+          smooth[i][1], CF_MEDIAN_SEPARABLE, CF_MEDIAN_KERNEL_AUTO, 1,
+          (i + l) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) l % 3);
+
+  /* Iterations ping-pong through scratch. */
+  for (int it = 2; it <= 4; it++)
+    for (size_t l = 0; l < 3; l++) {
+      check (61, 47, &layouts[l], 1, 1, CF_MEDIAN_EXACT,
+          CF_MEDIAN_KERNEL_AUTO, it, CF_BORDER_CLAMP, VALUES_FULL);
+      check (61, 47, &layouts[l], 6, 6, CF_MEDIAN_EXACT,
+          CF_MEDIAN_KERNEL_AUTO, it, CF_BORDER_MIRROR, VALUES_BAND);
+      check (61, 47, &layouts[l], 4, 3, CF_MEDIAN_SEPARABLE,
+          CF_MEDIAN_KERNEL_AUTO, it, CF_BORDER_CLAMP, VALUES_FULL);
+    }
+
+  /* 4K frames. */
+  check (3840, 2160, &layouts[0], 1, 1, CF_MEDIAN_EXACT,
+      CF_MEDIAN_KERNEL_AUTO, 1, CF_BORDER_CLAMP, VALUES_FULL);
+  check (3840, 2160, &layouts[1], 2, 2, CF_MEDIAN_EXACT,
+      CF_MEDIAN_KERNEL_AUTO, 1, CF_BORDER_MIRROR, VALUES_FULL);
+  check (1920, 1080, &layouts[6], 2, 2, CF_MEDIAN_EXACT,
+      CF_MEDIAN_KERNEL_HISTOGRAM, 1, CF_BORDER_CLAMP, VALUES_BAND);
+  return cf_test_finish (passed, failed);
+}
