@@ -3,15 +3,24 @@
  * the columns out of shared memory (vertical pass). The intermediate never
  * touches device memory, so the frame is read once and written once (plus
  * the halos, mostly from L2). Input rows are staged in shared memory as
- * float, so each sample is converted once, not once per tap. */
+ * float, so each sample is converted once, not once per tap. Each thread
+ * computes several outputs, so a shared-memory value feeds several taps;
+ * radii 1 to 8 (the same on both axes) are compiled with the radius known,
+ * fully unrolled. */
 #include "gaussian.h"
 #include "cf_kernel.cuh"
 
 namespace {
 
-constexpr int TILE_SAMPLES = 64;        /* at most this many samples across */
+constexpr int THREADS = 256;
+constexpr int TILE_SAMPLES = 64;        /* shared-memory row width, in samples */
 constexpr int TILE_ROWS = 64;
-constexpr int BLOCK_ROWS = 4;           /* block: TILE_SAMPLES x BLOCK_ROWS */
+constexpr int H_OUT = 4;                /* horizontal outputs per thread */
+constexpr int V_OUT = 16;               /* vertical outputs per thread */
+constexpr int H_THREADS_PER_ROW = TILE_SAMPLES / H_OUT;
+constexpr int CHUNK_ROWS = THREADS / H_THREADS_PER_ROW;        /* 16 */
+constexpr int STAGE_ROWS = THREADS / TILE_SAMPLES;     /* rows staged at once */
+constexpr int MAX_FIXED_RADIUS = 8;
 
 struct GaussArgs {
   float wx[CF_GAUSSIAN_MAX_RADIUS + 1];
@@ -22,119 +31,179 @@ struct GaussArgs {
   unsigned mask;
 };
 
-/* Rows staged per barrier: enough independent loads in flight per thread
- * to cover memory latency (one row per barrier was latency-bound). */
-constexpr int CHUNK_ROWS = 4 * BLOCK_ROWS;
+/* Pixels across a tile: as many as fit in TILE_SAMPLES, a multiple of H_OUT
+ * (64, 32, 20, 16 for 1..4 channels). */
+template < int C > __host__ __device__ constexpr int
+tile_pixels ()
+{
+  return TILE_SAMPLES / C / H_OUT * H_OUT;
+}
 
-/* Shared memory: a chunk of input rows (the tile's samples plus rx pixels
- * each side, converted to float once), then the horizontally filtered rows
- * of the tile and its vertical halo. */
-__host__ __device__ constexpr int
+/* Shared memory: CHUNK_ROWS staged input rows (the tile plus rx pixels each
+ * side), then the horizontally filtered rows of the tile and its halo. */
+__host__ __device__ inline int
 staged_row_floats (int rx, int channels)
 {
   return TILE_SAMPLES + 2 * rx * channels;
 }
 
-template < typename T, int C > __global__ void
-__launch_bounds__ (TILE_SAMPLES * BLOCK_ROWS)
+inline size_t
+smem_bytes (int rx, int ry, int channels)
+{
+  return sizeof (float) * (CHUNK_ROWS * staged_row_floats (rx, channels) +
+      TILE_SAMPLES * (TILE_ROWS + 2 * ry));
+}
+
+/* R > 0: both radii are R, known at compile time; R == 0: a.rx, a.ry. */
+template < typename T, int C, int R > __global__ void
+__launch_bounds__ (THREADS)
 gaussian_tile (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     const GaussArgs a)
 {
-  constexpr int TILE_PX = TILE_SAMPLES / C;
-  constexpr int TILE_S = TILE_PX * C;   /* 63 for 3 channels */
+  constexpr int TILE_PX = tile_pixels < C > ();
+  constexpr int TILE_S = TILE_PX * C;
+  const int rx = R ? R : a.rx;
+  const int ry = R ? R : a.ry;
   extern __shared__ float smem[];
-  const int staged = staged_row_floats (a.rx, C);
-  float *chunk = smem;                  /* [CHUNK_ROWS][staged] */
-  float *hrows = smem + CHUNK_ROWS * staged;    /* [rows][TILE_SAMPLES] */
+  const int staged = staged_row_floats (rx, C);
+  float *chunk = smem;
+  float *hrows = smem + CHUNK_ROWS * staged;
 
-  const int tx = threadIdx.x;
+  const int tid = threadIdx.x;
   const int x0 = blockIdx.x * TILE_PX;
   const int y0 = blockIdx.y * TILE_ROWS;
   const int out_rows = min (TILE_ROWS, height - y0);
-  const int in_rows = out_rows + 2 * a.ry;
-  const int x = x0 + tx / C;
-  const int c = tx % C;
-  const bool inside = tx < TILE_S && x < width;
-  const bool filtered = inside && ((a.mask >> c) & 1u);
-  const int seg = TILE_S + 2 * a.rx * C;
+  const int in_rows = out_rows + 2 * ry;
+  const int seg = TILE_S + 2 * rx * C;
 
-  /* Horizontal pass, a chunk of rows at a time: stage, then filter from
-   * shared memory. Every thread runs the same loop count, so the barriers
-   * are uniform. */
+  /* Horizontal: thread (hrow, g) filters H_OUT pixels of channel hc. */
+  const int hrow = tid / H_THREADS_PER_ROW;
+  const int g = tid % H_THREADS_PER_ROW;
+  const int hc = g % C;
+  const int hpx = g / C * H_OUT;
+  const bool h_active = hpx < TILE_PX;
+  const bool h_filtered = h_active && ((a.mask >> hc) & 1u);
+
+  /* Every thread runs the same loop count, so the barriers are uniform. */
   for (int base = 0; base < in_rows; base += CHUNK_ROWS) {
 #pragma unroll
-    for (int k = 0; k < CHUNK_ROWS / BLOCK_ROWS; k++) {
-      const int cr = k * BLOCK_ROWS + threadIdx.y;
+    for (int k = 0; k < CHUNK_ROWS / STAGE_ROWS; k++) {
+      const int cr = k * STAGE_ROWS + tid / TILE_SAMPLES;
       if (base + cr >= in_rows)
         break;
       const T *in = cf_row < T > (src, src_stride,
-          cf_border_index (y0 - a.ry + base + cr, height, a.border));
-      for (int j = tx; j < seg; j += TILE_SAMPLES) {
-        int px = cf_border_index (x0 - a.rx + j / C, width, a.border);
+          cf_border_index (y0 - ry + base + cr, height, a.border));
+      for (int j = tid % TILE_SAMPLES; j < seg; j += TILE_SAMPLES) {
+        int px = cf_border_index (x0 - rx + j / C, width, a.border);
         chunk[cr * staged + j] = (float) in[px * C + j % C];
       }
     }
     __syncthreads ();
+    if (base + hrow < in_rows && h_active) {
+      float acc[H_OUT];
+      const float *p = chunk + hrow * staged + (rx + hpx) * C + hc;
 #pragma unroll
-    for (int k = 0; k < CHUNK_ROWS / BLOCK_ROWS; k++) {
-      const int cr = k * BLOCK_ROWS + threadIdx.y;
-      if (base + cr >= in_rows)
-        break;
-      const float *centre = chunk + cr * staged + a.rx * C + tx;
-      float acc = 0.0f;
-      if (filtered) {
-        acc = a.wx[0] * centre[0];
-#pragma unroll 4
-        for (int t = 1; t <= a.rx; t++)
-          acc += a.wx[t] * (centre[-t * C] + centre[t * C]);
+      for (int o = 0; o < H_OUT; o++)
+        acc[o] = h_filtered ? a.wx[0] * p[o * C] : 0.0f;
+      if (h_filtered) {
+#pragma unroll
+        for (int t = 1; t <= rx; t++) {
+          const float w = a.wx[t];
+#pragma unroll
+          for (int o = 0; o < H_OUT; o++)
+            acc[o] += w * (p[(o - t) * C] + p[(o + t) * C]);
+        }
       }
-      hrows[(base + cr) * TILE_SAMPLES + tx] = acc;
+      float *h = hrows + (base + hrow) * TILE_SAMPLES + hpx * C + hc;
+#pragma unroll
+      for (int o = 0; o < H_OUT; o++)
+        h[o * C] = acc[o];
     }
     __syncthreads ();
   }
 
-  if (!inside)
+  /* Vertical: thread (column vs, rows vr0..vr0+V_OUT-1). */
+  const int vs = tid % TILE_SAMPLES;
+  const int vr0 = tid / TILE_SAMPLES * V_OUT;
+  const int x = x0 + vs / C;
+  const int c = vs % C;
+  if (vs >= TILE_S || x >= width || vr0 >= out_rows)
     return;
-  /* Vertical pass, out of shared memory. */
-  for (int oy = threadIdx.y; oy < out_rows; oy += BLOCK_ROWS) {
-    const T *in = cf_row < T > (src, src_stride, y0 + oy);
-    T *out = cf_row < T > (dst, dst_stride, y0 + oy);
-    const int s = x * C + c;
-    if (!filtered) {
-      out[s] = in[s];
-      continue;
+  const bool filtered = (a.mask >> c) & 1u;
+  float acc[V_OUT];
+  if (filtered) {
+    const float *col = hrows + (vr0 + ry) * TILE_SAMPLES + vs;
+#pragma unroll
+    for (int o = 0; o < V_OUT; o++)
+      acc[o] = a.wy[0] * col[o * TILE_SAMPLES];
+#pragma unroll
+    for (int t = 1; t <= ry; t++) {
+      const float w = a.wy[t];
+#pragma unroll
+      for (int o = 0; o < V_OUT; o++)
+        acc[o] += w * (col[(o - t) * TILE_SAMPLES] +
+            col[(o + t) * TILE_SAMPLES]);
     }
-    const float *col = hrows + (oy + a.ry) * TILE_SAMPLES + tx;
-    float acc = a.wy[0] * col[0];
-#pragma unroll 4
-    for (int k = 1; k <= a.ry; k++)
-      acc += a.wy[k] * (col[-k * TILE_SAMPLES] + col[k * TILE_SAMPLES]);
-    if (a.sharpen)
-      acc = 2.0f * (float) in[s] - acc;
-    out[s] = cf_round_to < T > (acc);
+  }
+#pragma unroll
+  for (int o = 0; o < V_OUT; o++) {
+    if (vr0 + o >= out_rows)
+      break;
+    const T *in = cf_row < T > (src, src_stride, y0 + vr0 + o);
+    T *out = cf_row < T > (dst, dst_stride, y0 + vr0 + o);
+    const int s = x * C + c;
+    if (!filtered)
+      out[s] = in[s];
+    else
+      out[s] = cf_round_to < T > (a.sharpen ?
+          2.0f * (float) in[s] - acc[o] : acc[o]);
   }
 }
 
-template < typename T, int C > CfStatus
+template < typename T, int C, int R > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, const GaussArgs & a,
     cudaStream_t stream)
 {
-  size_t smem = sizeof (float) * (CHUNK_ROWS * staged_row_floats (a.rx, C) +
-      TILE_SAMPLES * (TILE_ROWS + 2 * a.ry));
+  size_t smem = smem_bytes (a.rx, a.ry, C);
   if (smem > 48 * 1024) {
-    cudaError_t err = cudaFuncSetAttribute (gaussian_tile < T, C >,
+    cudaError_t err = cudaFuncSetAttribute (gaussian_tile < T, C, R >,
         cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
     if (err != cudaSuccess)
       return cf_status_from_cuda (err);
   }
-  constexpr int TILE_PX = TILE_SAMPLES / C;
-  dim3 block (TILE_SAMPLES, BLOCK_ROWS);
+  constexpr int TILE_PX = tile_pixels < C > ();
   dim3 grid ((src->width + TILE_PX - 1) / TILE_PX,
       (src->height + TILE_ROWS - 1) / TILE_ROWS);
-  gaussian_tile < T, C > <<<grid, block, smem, stream>>> (src->data,
+  gaussian_tile < T, C, R > <<<grid, THREADS, smem, stream>>> (src->data,
       src->stride, dst->data, dst->stride, src->width, src->height, a);
   return cf_launch_status ();
+}
+
+template < typename T, int C > CfStatus
+launch_radius (const CfPlane * src, const CfPlane * dst, const GaussArgs & a,
+    cudaStream_t stream)
+{
+  switch (a.rx == a.ry ? a.rx : 0) {
+    case 1:
+      return launch < T, C, 1 > (src, dst, a, stream);
+    case 2:
+      return launch < T, C, 2 > (src, dst, a, stream);
+    case 3:
+      return launch < T, C, 3 > (src, dst, a, stream);
+    case 4:
+      return launch < T, C, 4 > (src, dst, a, stream);
+    case 5:
+      return launch < T, C, 5 > (src, dst, a, stream);
+    case 6:
+      return launch < T, C, 6 > (src, dst, a, stream);
+    case 7:
+      return launch < T, C, 7 > (src, dst, a, stream);
+    case MAX_FIXED_RADIUS:
+      return launch < T, C, MAX_FIXED_RADIUS > (src, dst, a, stream);
+    default:
+      return launch < T, C, 0 > (src, dst, a, stream);
+  }
 }
 
 template < typename T > CfStatus
@@ -143,13 +212,13 @@ launch_channels (const CfPlane * src, const CfPlane * dst,
 {
   switch (src->channels) {
     case 1:
-      return launch < T, 1 > (src, dst, a, stream);
+      return launch_radius < T, 1 > (src, dst, a, stream);
     case 2:
-      return launch < T, 2 > (src, dst, a, stream);
+      return launch_radius < T, 2 > (src, dst, a, stream);
     case 3:
-      return launch < T, 3 > (src, dst, a, stream);
+      return launch_radius < T, 3 > (src, dst, a, stream);
     default:
-      return launch < T, 4 > (src, dst, a, stream);
+      return launch_radius < T, 4 > (src, dst, a, stream);
   }
 }
 
