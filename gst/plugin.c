@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 
 #include "gstcudagaussianblur.h"
+#include "gstcudabilateral.h"
 #include "gstcudamedian.h"
 #include "gstcudasatblur.h"
 
@@ -15,6 +16,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ok = FALSE;
 
   ok |= GST_ELEMENT_REGISTER (cudagaussianblur, plugin);
+  ok |= GST_ELEMENT_REGISTER (cudabilateral, plugin);
   ok |= GST_ELEMENT_REGISTER (cudamedian, plugin);
   ok |= GST_ELEMENT_REGISTER (cudasatblur, plugin);
   return ok;

@@ -1,0 +1,200 @@
+/* Benchmark: device-resident cudabilateral kernel time at 3840x2160 against
+ * the identity-copy floor and NPP's nppiFilterBilateralGaussBorder (GRAY8;
+ * NPP has no 4-channel bilateral) in the same run. Prints markdown. */
+#include "cf_bench_util.h"
+#include "bilateral.h"
+#include "cf_runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define REPS 21
+#define WIDTH 3840
+#define HEIGHT 2160
+#define SIGMA_RANGE 0.1
+
+typedef int (*NppBilateralFn) (const void *src, int src_step, CfNppiSize size,
+    CfNppiPoint offset, void *dst, int dst_step, CfNppiSize roi, int radius,
+    int step_between_pixels, float val_square_sigma, float pos_square_sigma,
+    int border, CfNppStreamContext ctx);
+
+static const int radii[] = { 1, 3, 5, 7, 10 };
+
+#define N_RADII ((int) (sizeof radii / sizeof radii[0]))
+
+typedef struct {
+  CfBenchFrames *frames;
+  CfBilateralParams p;
+  CfScratch scratch;
+  NppBilateralFn npp;
+  CfNppStreamContext ctx;
+} Run;
+
+static void
+ours (void *c, int i)
+{
+  Run *r = c;
+  CfExec ex = { 1, cf_bench_stream (), &r->scratch };
+  int k = i % r->frames->count;
+  cf_bench_check (cf_bilateral (&ex, &r->frames->src[k], &r->frames->dst[k],
+          &r->p), "cf_bilateral");
+}
+
+static void
+npp (void *c, int i)
+{
+  Run *r = c;
+  CfPlane *s = &r->frames->src[i % r->frames->count];
+  CfPlane *d = &r->frames->dst[i % r->frames->count];
+  CfNppiSize size = { s->width, s->height };
+  CfNppiPoint o = { 0, 0 };
+  double sr = SIGMA_RANGE * 255.0;
+  int st = r->npp (s->data, (int) s->stride, size, o, d->data,
+      (int) d->stride, size, r->p.radius_x, 1, (float) (sr * sr),
+      (float) (r->p.sigma_x * r->p.sigma_x), CF_NPP_BORDER_REPLICATE, r->ctx);
+  if (st != 0) {
+    fprintf (stderr, "NPP bilateral failed: %d\n", st);
+    exit (1);
+  }
+}
+
+/* Taps of our elliptic window (NPP's is the full square). */
+static int
+window_taps (int r)
+{
+  int n = 0;
+  for (int dy = -r; dy <= r; dy++)
+    for (int dx = -r; dx <= r; dx++)
+      n += cf_bilateral_in_window (dx, dy, r, r);
+  return n;
+}
+
+static void
+set_radius (Run * r, int radius, CfBilateralMode mode,
+    CfBilateralDistance distance, unsigned mask)
+{
+  CfBilateralParams p = { radius / 2.0, radius / 2.0, radius, radius,
+    SIGMA_RANGE, mode, distance, CF_BORDER_CLAMP, mask
+  };
+  r->p = p;
+}
+
+typedef struct {
+  const char *name;
+  int channels;
+  unsigned mask;
+  CfBilateralMode mode;
+  CfBilateralDistance distance;
+} Case;
+
+int
+main (void)
+{
+  static const Case cases[] = {
+    {"exact GRAY8", 1, 1, CF_BILATERAL_EXACT, CF_BILATERAL_JOINT},
+    {"separable GRAY8", 1, 1, CF_BILATERAL_SEPARABLE, CF_BILATERAL_JOINT},
+    {"exact RGBA joint", 4, 7, CF_BILATERAL_EXACT, CF_BILATERAL_JOINT},
+    {"exact RGBA per-channel", 4, 7, CF_BILATERAL_EXACT,
+        CF_BILATERAL_PER_CHANNEL},
+    {"separable RGBA joint", 4, 7, CF_BILATERAL_SEPARABLE,
+        CF_BILATERAL_JOINT},
+    {"separable RGBA per-channel", 4, 7, CF_BILATERAL_SEPARABLE,
+        CF_BILATERAL_PER_CHANNEL},
+  };
+  enum { N_CASES = sizeof cases / sizeof cases[0] };
+  double ms[N_CASES][N_RADII], npp_ms[N_RADII], floor_gray, floor_rgba;
+  CfBenchFrames gray, rgba;
+  Run run = { 0 };
+
+  cf_bench_init ();
+  run.npp = (NppBilateralFn)
+      cf_npp_symbol ("nppiFilterBilateralGaussBorder_8u_C1R_Ctx");
+  run.ctx = cf_npp_context ();
+  printf ("NPP: %s\n\n", run.npp ? "found" : "not found");
+
+  gray = cf_bench_frames_new (WIDTH, HEIGHT, 1, 8);
+  rgba = cf_bench_frames_new (WIDTH, HEIGHT, 4, 8);
+  floor_gray = cf_bench_copy_ms (&gray, REPS);
+  floor_rgba = cf_bench_copy_ms (&rgba, REPS);
+
+  for (int c = 0; c < N_CASES; c++)
+    for (int k = 0; k < N_RADII; k++) {
+      run.frames = cases[c].channels == 1 ? &gray : &rgba;
+      set_radius (&run, radii[k], cases[c].mode, cases[c].distance,
+          cases[c].mask);
+      ms[c][k] = cf_bench_median_ms (ours, &run, REPS);
+    }
+  for (int k = 0; k < N_RADII; k++) {
+    npp_ms[k] = 0.0;
+    if (!run.npp)
+      continue;
+    run.frames = &gray;
+    set_radius (&run, radii[k], CF_BILATERAL_EXACT, CF_BILATERAL_JOINT, 1);
+    npp_ms[k] = cf_bench_median_ms (npp, &run, REPS);
+  }
+
+  printf ("### Kernel time, %dx%d, sigma-space = radius / 2, sigma-range = "
+      "%.2f, clamp border (median of %d, ms)\n\n", WIDTH, HEIGHT, SIGMA_RANGE,
+      REPS);
+  printf ("| case |");
+  for (int k = 0; k < N_RADII; k++)
+    printf (" r=%d |", radii[k]);
+  printf ("\n|---|");
+  for (int k = 0; k < N_RADII; k++)
+    printf ("---|");
+  printf ("\n| taps, exact (NPP) |");
+  for (int k = 0; k < N_RADII; k++)
+    printf (" %d (%d) |", window_taps (radii[k]),
+        (2 * radii[k] + 1) * (2 * radii[k] + 1));
+  printf ("\n");
+  for (int c = 0; c < N_CASES; c++) {
+    printf ("| %s |", cases[c].name);
+    for (int k = 0; k < N_RADII; k++)
+      printf (" %.3f |", ms[c][k]);
+    printf ("\n");
+  }
+  if (run.npp) {
+    printf ("| NPP GRAY8 |");
+    for (int k = 0; k < N_RADII; k++)
+      printf (" %.3f |", npp_ms[k]);
+    printf ("\n| NPP / exact GRAY8 |");
+    for (int k = 0; k < N_RADII; k++)
+      printf (" %.2fx |", npp_ms[k] / ms[0][k]);
+    printf ("\n");
+  }
+  printf ("| exact / separable GRAY8 |");
+  for (int k = 0; k < N_RADII; k++)
+    printf (" %.2fx |", ms[0][k] / ms[1][k]);
+  printf ("\n| exact / separable RGBA joint |");
+  for (int k = 0; k < N_RADII; k++)
+    printf (" %.2fx |", ms[2][k] / ms[4][k]);
+  printf ("\n| exact / separable RGBA per-channel |");
+  for (int k = 0; k < N_RADII; k++)
+    printf (" %.2fx |", ms[3][k] / ms[5][k]);
+  printf ("\n\nCopy floor (device to device, same frames): GRAY8 %.3f ms, "
+      "RGBA %.3f ms\n\n", floor_gray, floor_rgba);
+
+  /* radii[2] = 5, radii[3] = 7 */
+  printf ("### Targets\n\n| target | measured | met |\n|---|---|---|\n");
+  if (run.npp)
+    for (int k = 2; k <= 3; k++)
+      printf ("| exact GRAY8 >= 3x NPP, r=%d | %.2fx | %s |\n", radii[k],
+          npp_ms[k] / ms[0][k], npp_ms[k] / ms[0][k] >= 3.0 ? "yes" : "NO");
+  else
+    printf ("| exact GRAY8 >= 3x NPP, r=5 and 7 | NPP not found | - |\n");
+  for (int c = 2; c <= 3; c++)
+    printf ("| %s r=5 < 1 ms | %.3f ms | %s |\n", cases[c].name, ms[c][2],
+        ms[c][2] < 1.0 ? "yes" : "NO");
+  /* exact and separable rows of the same format and distance */
+  static const int pairs[][2] = { {0, 1}, {2, 4}, {3, 5} };
+  for (int i = 0; i < 3; i++) {
+    double x = ms[pairs[i][0]][3] / ms[pairs[i][1]][3];
+    printf ("| separable >= 4x exact, %s r=7 | %.2fx | %s |\n",
+        cases[pairs[i][0]].name + 6, x, x >= 4.0 ? "yes" : "NO");
+  }
+
+  cf_scratch_release (&run.scratch);
+  cf_bench_frames_free (&gray);
+  cf_bench_frames_free (&rgba);
+  return 0;
+}

@@ -1,0 +1,516 @@
+/* Element tests for cudabilateral, on the CPU backend everywhere and, where
+ * a GPU is present, the CUDA backend against the CPU one. */
+#include "element_util.h"
+#include "bilateral.h"
+
+#define ELEMENT "cudabilateral"
+
+typedef struct
+{
+  gdouble sigma_space, sigma_range;
+  gint radius;
+  CfBilateralMode mode;
+  CfBilateralDistance distance;
+  CfBorder border;
+} Props;
+
+static gchar *
+launch_line (const Props * p, const gchar * backend)
+{
+  return g_strdup_printf (ELEMENT " backend=%s sigma-space=%g sigma-range=%g "
+      "radius=%d mode=%s color-distance=%s border-mode=%s", backend,
+      p->sigma_space, p->sigma_range, p->radius,
+      p->mode == CF_BILATERAL_SEPARABLE ? "separable" : "exact",
+      p->distance == CF_BILATERAL_JOINT ? "joint" : "per-channel",
+      p->border == CF_BORDER_MIRROR ? "mirror" : "clamp");
+}
+
+/* An axis of a plane subsampled by 2^sub, written out independently of the
+ * element: sigma / 2^sub, and the radius rounded up (or ceil (2 sigma)). */
+static void
+axis (const Props * p, guint sub, gdouble * sigma, gint * radius)
+{
+  *sigma = p->sigma_space / (1 << sub);
+  *radius = p->radius > 0 ? (p->radius + (1 << sub) - 1) / (1 << sub) :
+      cf_bilateral_default_radius (*sigma);
+}
+
+/* The expected frame, plane by plane from the reference; `mask` is the
+ * colour channels of a multi-channel plane (one-channel planes: 1). */
+static GstBuffer *
+expected (GstBuffer * in, GstVideoFormat format, gint w, gint h,
+    const Props * props, guint mask)
+{
+  GstVideoInfo info;
+  GstVideoFrame fin, fout;
+  GstBuffer *out;
+  const GstVideoFormatInfo *finfo = gst_video_format_get_info (format);
+
+  gst_video_info_set_format (&info, format, w, h);
+  out = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_WRITE));
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    CfPlane src = cf_frame_plane (&fin, p), dst = cf_frame_plane (&fout, p);
+    guint comp = 0;
+    CfBilateralParams bp = { 0 };
+
+    while (GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp) != p)
+      comp++;
+    axis (props, GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp), &bp.sigma_x,
+        &bp.radius_x);
+    axis (props, GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp), &bp.sigma_y,
+        &bp.radius_y);
+    bp.sigma_range = props->sigma_range;
+    bp.mode = props->mode;
+    bp.distance = props->distance;
+    bp.border = props->border;
+    bp.channel_mask = src.channels == 1 ? 1 : mask;
+    fail_unless (cf_bilateral_ref (&src, &dst, &bp) == CF_OK);
+  }
+  gst_video_frame_unmap (&fin);
+  gst_video_frame_unmap (&fout);
+  return out;
+}
+
+static GstBuffer *
+run_one (const gchar * launch, const gchar * format, gint w, gint h,
+    GstBuffer * in)
+{
+  GstHarness *hrn = cf_harness_new (launch, format, w, h);
+  GstBuffer *out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+
+  fail_unless (out != NULL);
+  gst_harness_teardown (hrn);
+  return out;
+}
+
+/* Runs the element with props on a random frame and checks it against the
+ * reference, exactly (the CPU backend is the reference). */
+static void
+check_against_reference (GstVideoFormat f, gint w, gint h, const Props * p,
+    guint mask, guint seed)
+{
+  gchar *launch = launch_line (p, "cpu");
+  GstBuffer *in = cf_random_frame (f, w, h, 0, seed);
+  GstBuffer *out = run_one (launch, gst_video_format_to_string (f), w, h, in);
+  GstBuffer *exp = expected (in, f, w, h, p, mask);
+
+  fail_unless_equals_int (cf_frames_max_diff (out, exp, f, w, h), 0);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_buffer_unref (exp);
+  g_free (launch);
+}
+
+static const Props defaults = { 2.0, 0.1, 0, CF_BILATERAL_EXACT,
+  CF_BILATERAL_JOINT, CF_BORDER_CLAMP
+};
+
+GST_START_TEST (test_every_template_format)
+{
+  GArray *formats = cf_template_formats (ELEMENT);
+
+  fail_unless (formats->len >= 15);
+  for (guint i = 0; i < formats->len; i++) {
+    GstVideoFormat f = g_array_index (formats, GstVideoFormat, i);
+    const gchar *name = gst_video_format_to_string (f);
+    GstBuffer *in = cf_random_frame (f, 33, 17, 0, i);
+    GstBuffer *out = run_one (ELEMENT " sigma-space=2 sigma-range=0.3 "
+        "backend=cpu", name, 33, 17, in);
+
+    GST_INFO ("format %s", name);
+    fail_unless (cf_frames_max_diff (in, out, f, 33, 17) > 0,
+        "%s: smoothing random data changed nothing", name);
+    fail_unless (cf_frames_alpha_equal (in, out, f, 33, 17),
+        "%s: alpha changed", name);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+  }
+  g_array_unref (formats);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_matches_reference_at_odd_sizes)
+{
+  static const gint sizes[][2] = { {1, 1}, {7, 3}, {4097, 3}, {40, 41} };
+  static const Props props[] = {
+    {0.8, 0.05, 0, CF_BILATERAL_EXACT, CF_BILATERAL_JOINT, CF_BORDER_CLAMP},
+    {3.0, 0.2, 0, CF_BILATERAL_EXACT, CF_BILATERAL_JOINT, CF_BORDER_MIRROR},
+    {2.0, 0.1, 5, CF_BILATERAL_SEPARABLE, CF_BILATERAL_JOINT,
+        CF_BORDER_CLAMP},
+  };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint g = 0; g < G_N_ELEMENTS (props); g++)
+      for (guint d = 0; d < 2; d++)
+        check_against_reference (d ? GST_VIDEO_FORMAT_GRAY16_LE :
+            GST_VIDEO_FORMAT_GRAY8, sizes[s][0], sizes[s][1], &props[g], 1,
+            s * 10 + g);
+}
+
+GST_END_TEST;
+
+/* The colour distance reaches the filter, and the two differ on colour. */
+GST_START_TEST (test_color_distance)
+{
+  Props joint = defaults, per_channel = defaults;
+  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_RGBA, 23, 11, 0, 5);
+  GstBuffer *a, *b;
+  gchar *launch;
+
+  joint.sigma_range = per_channel.sigma_range = 0.3;
+  per_channel.distance = CF_BILATERAL_PER_CHANNEL;
+  check_against_reference (GST_VIDEO_FORMAT_RGBA, 23, 11, &joint, 0x7, 5);
+  check_against_reference (GST_VIDEO_FORMAT_RGBA, 23, 11, &per_channel, 0x7,
+      5);
+  check_against_reference (GST_VIDEO_FORMAT_ARGB, 23, 11, &joint, 0xE, 6);
+  check_against_reference (GST_VIDEO_FORMAT_AYUV, 23, 11, &per_channel, 0xE,
+      7);
+
+  launch = launch_line (&joint, "cpu");
+  a = run_one (launch, "RGBA", 23, 11, in);
+  g_free (launch);
+  launch = launch_line (&per_channel, "cpu");
+  b = run_one (launch, "RGBA", 23, 11, in);
+  g_free (launch);
+  fail_unless (cf_frames_max_diff (a, b, GST_VIDEO_FORMAT_RGBA, 23, 11) > 0);
+  gst_buffer_unref (in);
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+}
+
+GST_END_TEST;
+
+/* Subsampled chroma planes get sigma-space and radius divided by their
+ * subsampling (I420: both axes, Y42B: horizontal only, NV12: joint UV). */
+GST_START_TEST (test_chroma_scaling)
+{
+  Props p = defaults;
+
+  p.sigma_space = 3.0;
+  p.sigma_range = 0.25;
+  check_against_reference (GST_VIDEO_FORMAT_I420, 37, 21, &p, 1, 1);
+  check_against_reference (GST_VIDEO_FORMAT_Y42B, 37, 21, &p, 1, 2);
+  p.radius = 5;
+  p.mode = CF_BILATERAL_SEPARABLE;
+  check_against_reference (GST_VIDEO_FORMAT_NV12, 37, 21, &p, 0x3, 3);
+  check_against_reference (GST_VIDEO_FORMAT_Y444_16LE, 37, 21, &p, 1, 4);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_padded_strides)
+{
+  GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY16_LE
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    const gchar *name = gst_video_format_to_string (formats[i]);
+    /* The same picture, compact and with padded rows. */
+    GstBuffer *compact = cf_random_frame (formats[i], 31, 13, 0, 7);
+    GstBuffer *padded = cf_random_frame (formats[i], 31, 13, 24, 8);
+    GstVideoInfo info;
+    GstVideoFrame fc, fp;
+
+    gst_video_info_set_format (&info, formats[i], 31, 13);
+    fail_unless (gst_video_frame_map (&fc, &info, compact, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fp, &info, padded, GST_MAP_WRITE));
+    fail_unless (gst_video_frame_copy (&fp, &fc));
+    gst_video_frame_unmap (&fc);
+    gst_video_frame_unmap (&fp);
+
+    GstBuffer *a = run_one (ELEMENT " sigma-range=0.3 backend=cpu", name, 31,
+        13, compact);
+    GstBuffer *b = run_one (ELEMENT " sigma-range=0.3 backend=cpu", name, 31,
+        13, padded);
+    fail_unless_equals_int (cf_frames_max_diff (a, b, formats[i], 31, 13), 0);
+    fail_unless (cf_frames_max_diff (a, compact, formats[i], 31, 13) > 0);
+    gst_buffer_unref (compact);
+    gst_buffer_unref (padded);
+    gst_buffer_unref (a);
+    gst_buffer_unref (b);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_zero_sigma_is_passthrough)
+{
+  static const gchar *lines[] = {
+    ELEMENT " sigma-space=0 backend=cpu",
+    ELEMENT " sigma-range=0 radius=7 backend=cpu",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++) {
+    GstHarness *hrn = cf_harness_new (lines[i], "RGBA", 16, 8);
+    GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_RGBA, 16, 8, 0, 1);
+    GstBuffer *out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+
+    fail_unless (out == in, "%s did not pass the buffer through", lines[i]);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    gst_harness_teardown (hrn);
+  }
+}
+
+GST_END_TEST;
+
+static void
+check_live_double (GParamSpec * spec, gdouble min, gdouble max)
+{
+  fail_unless (spec != NULL);
+  fail_unless (spec->flags & GST_PARAM_CONTROLLABLE);
+  fail_unless (spec->flags & GST_PARAM_MUTABLE_PLAYING);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (spec)->minimum, min);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (spec)->maximum, max);
+}
+
+GST_START_TEST (test_property_ranges)
+{
+  GstElement *e = gst_element_factory_make (ELEMENT, NULL);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+  static const gchar *live[] = { "sigma-space", "sigma-range", "radius",
+    "mode", "color-distance", "border-mode"
+  };
+  GParamSpec *radius = g_object_class_find_property (klass, "radius");
+  GValue v = G_VALUE_INIT;
+
+  for (guint i = 0; i < G_N_ELEMENTS (live); i++) {
+    GParamSpec *spec = g_object_class_find_property (klass, live[i]);
+    fail_unless (spec != NULL, "no property %s", live[i]);
+    fail_unless (spec->flags & GST_PARAM_CONTROLLABLE, "%s", live[i]);
+    fail_unless (spec->flags & GST_PARAM_MUTABLE_PLAYING, "%s", live[i]);
+  }
+  check_live_double (g_object_class_find_property (klass, "sigma-space"), 0.0,
+      64.0);
+  check_live_double (g_object_class_find_property (klass, "sigma-range"), 0.0,
+      1.0);
+  fail_unless_equals_int (G_PARAM_SPEC_INT (radius)->minimum, 0);
+  fail_unless_equals_int (G_PARAM_SPEC_INT (radius)->maximum,
+      CF_BILATERAL_MAX_RADIUS);
+
+  /* An out-of-range value is clamped by the spec, never stored as is. */
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_set_double (&v, 2.0);
+  fail_unless (g_param_value_validate (g_object_class_find_property (klass,
+              "sigma-range"), &v));
+  fail_unless_equals_float (g_value_get_double (&v), 1.0);
+  g_value_unset (&v);
+
+  gst_util_set_object_arg (G_OBJECT (e), "mode", "separable");
+  gst_util_set_object_arg (G_OBJECT (e), "color-distance", "per-channel");
+  g_object_set (e, "sigma-space", 4.5, "sigma-range", 0.25, "radius", 9,
+      NULL);
+  gdouble ss, sr;
+  gint r, mode, distance;
+  g_object_get (e, "sigma-space", &ss, "sigma-range", &sr, "radius", &r,
+      "mode", &mode, "color-distance", &distance, NULL);
+  fail_unless_equals_float (ss, 4.5);
+  fail_unless_equals_float (sr, 0.25);
+  fail_unless_equals_int (r, 9);
+  fail_unless_equals_int (mode, CF_BILATERAL_SEPARABLE);
+  fail_unless_equals_int (distance, CF_BILATERAL_PER_CHANNEL);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_live_property_change)
+{
+  Props a = defaults, b = defaults;
+  GstHarness *hrn;
+  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 40, 30, 0, 3);
+  gchar *launch;
+
+  a.sigma_range = 0.2;
+  b.sigma_space = 3.5;
+  b.sigma_range = 0.4;
+  b.mode = CF_BILATERAL_SEPARABLE;
+  launch = launch_line (&a, "cpu");
+  hrn = cf_harness_new (launch, "GRAY8", 40, 30);
+  g_free (launch);
+
+  GstBuffer *out1 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  GstBuffer *exp1 = expected (in, GST_VIDEO_FORMAT_GRAY8, 40, 30, &a, 1);
+  gst_harness_set (hrn, ELEMENT, "sigma-space", 3.5, "sigma-range", 0.4,
+      NULL);
+  gst_util_set_object_arg (G_OBJECT (gst_harness_find_element (hrn,
+              ELEMENT)), "mode", "separable");
+  GstBuffer *out2 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  GstBuffer *exp2 = expected (in, GST_VIDEO_FORMAT_GRAY8, 40, 30, &b, 1);
+
+  fail_unless_equals_int (cf_frames_max_diff (out1, exp1,
+          GST_VIDEO_FORMAT_GRAY8, 40, 30), 0);
+  fail_unless_equals_int (cf_frames_max_diff (out2, exp2,
+          GST_VIDEO_FORMAT_GRAY8, 40, 30), 0);
+  fail_unless (cf_frames_max_diff (out1, out2, GST_VIDEO_FORMAT_GRAY8, 40,
+          30) > 0);
+
+  /* sigma-range to 0 while playing: passthrough from the next frame on,
+   * and back. */
+  gst_harness_set (hrn, ELEMENT, "sigma-range", 0.0, NULL);
+  GstBuffer *out3 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  fail_unless (out3 == in);
+  gst_harness_set (hrn, ELEMENT, "sigma-range", 0.4, NULL);
+  GstBuffer *out4 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  fail_unless_equals_int (cf_frames_max_diff (out4, exp2,
+          GST_VIDEO_FORMAT_GRAY8, 40, 30), 0);
+
+  gst_buffer_unref (out1);
+  gst_buffer_unref (out2);
+  gst_buffer_unref (out3);
+  gst_buffer_unref (out4);
+  gst_buffer_unref (exp1);
+  gst_buffer_unref (exp2);
+  gst_buffer_unref (in);
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eos_and_flush_keep_every_frame)
+{
+  GstHarness *hrn = cf_harness_new (ELEMENT " mode=separable backend=cpu",
+      "NV12", 64, 48);
+
+  for (guint i = 0; i < 10; i++)
+    fail_unless_equals_int (gst_harness_push (hrn,
+            cf_random_frame (GST_VIDEO_FORMAT_NV12, 64, 48, 0, i)),
+        GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_flush_stop (TRUE)));
+  GstSegment segment;
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_segment (&segment)));
+  for (guint i = 0; i < 5; i++)
+    fail_unless_equals_int (gst_harness_push (hrn,
+            cf_random_frame (GST_VIDEO_FORMAT_NV12, 64, 48, 0, 100 + i)),
+        GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_eos ()));
+
+  fail_unless_equals_int (gst_harness_buffers_received (hrn), 15);
+  gboolean saw_eos = FALSE;
+  GstEvent *ev;
+  while ((ev = gst_harness_try_pull_event (hrn))) {
+    saw_eos |= GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+    gst_event_unref (ev);
+  }
+  fail_unless (saw_eos);
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_state_cycling_and_caps_change)
+{
+  GstHarness *hrn = cf_harness_new (ELEMENT " backend=cpu", "I420", 32, 32);
+  GstBuffer *out;
+
+  for (guint i = 0; i < 3; i++) {
+    fail_unless_equals_int (gst_element_set_state (hrn->element,
+            GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+    fail_unless_equals_int (gst_element_set_state (hrn->element,
+            GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
+    gst_harness_set_caps_str (hrn,
+        "video/x-raw,format=I420,width=32,height=32,framerate=30/1",
+        "video/x-raw,format=I420,width=32,height=32,framerate=30/1");
+    out = gst_harness_push_and_pull (hrn,
+        cf_random_frame (GST_VIDEO_FORMAT_I420, 32, 32, 0, i));
+    fail_unless (out != NULL);
+    gst_buffer_unref (out);
+  }
+  gst_harness_set_caps_str (hrn,
+      "video/x-raw,format=BGRx,width=23,height=5,framerate=30/1",
+      "video/x-raw,format=BGRx,width=23,height=5,framerate=30/1");
+  out = gst_harness_push_and_pull (hrn,
+      cf_random_frame (GST_VIDEO_FORMAT_BGRx, 23, 5, 0, 9));
+  fail_unless_equals_int (gst_buffer_get_size (out), 23 * 5 * 4);
+  gst_buffer_unref (out);
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
+/* Without a device, backend=cuda fails at start with a clear error; with
+ * one, its frames equal the CPU reference's within 1 LSB (exact mode) or
+ * nearly so (separable: see tests/kernel_bilateral.c). */
+GST_START_TEST (test_cuda_backend)
+{
+  if (!cf_have_gpu ()) {
+    GstElement *e = gst_element_factory_make (ELEMENT, NULL);
+    GstBus *bus = gst_bus_new ();
+    GstMessage *msg;
+    GError *err = NULL;
+
+    g_object_set (e, "backend", 1 /* cuda */ , NULL);
+    gst_element_set_bus (e, bus);
+    fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL);
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "CUDA") != NULL, "%s", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    gst_element_set_state (e, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (e);
+    return;
+  }
+
+  static const gchar *formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
+    "GRAY8", "AYUV", "Y444_16LE", "BGR"
+  };
+  static const gint sizes[][2] = { {1, 1}, {7, 3}, {4097, 9}, {640, 361} };
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (guint m = 0; m < 2; m++) {
+        GstVideoFormat f = gst_video_format_from_string (formats[i]);
+        gint w = sizes[s][0], h = sizes[s][1];
+        Props p = defaults;
+        p.mode = m;
+        p.distance = (i + s) & 1;
+        gchar *cpu_line = launch_line (&p, "cpu");
+        gchar *gpu_line = launch_line (&p, "cuda");
+        GstBuffer *in = cf_random_frame (f, w, h, s == 3 ? 40 : 0, i);
+        GstBuffer *cpu = run_one (cpu_line, formats[i], w, h, in);
+        GstBuffer *gpu = run_one (gpu_line, formats[i], w, h, in);
+
+        fail_unless (cf_frames_max_diff (cpu, gpu, f, w, h) <= (m ? 4 : 1),
+            "%s %dx%d %s: CUDA and CPU differ too much", formats[i], w, h,
+            m ? "separable" : "exact");
+        gst_buffer_unref (in);
+        gst_buffer_unref (cpu);
+        gst_buffer_unref (gpu);
+        g_free (cpu_line);
+        g_free (gpu_line);
+      }
+}
+
+GST_END_TEST;
+
+static Suite *
+cudabilateral_suite (void)
+{
+  Suite *s = suite_create (ELEMENT);
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_every_template_format);
+  tcase_add_test (tc, test_matches_reference_at_odd_sizes);
+  tcase_add_test (tc, test_color_distance);
+  tcase_add_test (tc, test_chroma_scaling);
+  tcase_add_test (tc, test_padded_strides);
+  tcase_add_test (tc, test_zero_sigma_is_passthrough);
+  tcase_add_test (tc, test_property_ranges);
+  tcase_add_test (tc, test_live_property_change);
+  tcase_add_test (tc, test_eos_and_flush_keep_every_frame);
+  tcase_add_test (tc, test_state_cycling_and_caps_change);
+  tcase_add_test (tc, test_cuda_backend);
+  return s;
+}
+
+GST_CHECK_MAIN (cudabilateral);
