@@ -1,6 +1,6 @@
 /* Benchmark: device-resident cudasatblur kernel time by radius against the
- * identity-copy floor and NPP's nppiFilterBoxBorder, 3840x2160 GRAY8 and
- * RGBA, clamp border. Prints markdown. */
+ * identity-copy floor and NPP's nppiFilterBoxBorder, 3840x2160 GRAY8, RGBA
+ * and GRAY16, clamp border. Prints markdown. */
 #include "cf_bench_util.h"
 #include "satblur.h"
 #include "cf_runtime.h"
@@ -57,10 +57,14 @@ npp_box (void *c, int i)
 int
 main (void)
 {
-  static const struct { const char *name, *npp; int channels; unsigned mask; }
-  formats[] = {
-    {"GRAY8", "nppiFilterBoxBorder_8u_C1R_Ctx", 1, 0x1},
-    {"RGBA", "nppiFilterBoxBorder_8u_C4R_Ctx", 4, 0xF},
+  static const struct {
+    const char *name, *npp;
+    int channels, depth;
+    unsigned mask;
+  } formats[] = {
+    {"GRAY8", "nppiFilterBoxBorder_8u_C1R_Ctx", 1, 8, 0x1},
+    {"RGBA", "nppiFilterBoxBorder_8u_C4R_Ctx", 4, 8, 0xF},
+    {"GRAY16", "nppiFilterBoxBorder_16u_C1R_Ctx", 1, 16, 0x1},
   };
   static const int radii[] = { 1, 3, 7, 15, 31, 63, 127, 500 };
 
@@ -74,7 +78,8 @@ main (void)
   printf ("|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
     Run r = { 0 };
-    r.frames = cf_bench_frames_new (3840, 2160, formats[f].channels, 8);
+    r.frames = cf_bench_frames_new (3840, 2160, formats[f].channels,
+        formats[f].depth);
     r.npp = (NppBoxFn) cf_npp_symbol (formats[f].npp);
     r.ctx = cf_npp_context ();
     double floor_ms = cf_bench_copy_ms (&r.frames, REPS);
