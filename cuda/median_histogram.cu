@@ -16,13 +16,25 @@ namespace {
 constexpr int THREADS = 64;     /* output columns per block */
 constexpr int STRIP = 64;       /* output rows per thread */
 constexpr int BINS = 256;
+constexpr int WORDS = BINS / 2; /* two 16-bit counts per 32-bit word */
 
-/* The counts of one thread: bin b at h[b * THREADS], so that a warp reading
- * one bin each reads consecutive halfwords, without bank conflicts. */
+/* The counts of one thread: bins 2i and 2i + 1 in the halves of word
+ * w[i * THREADS], so that the 32 threads of a warp always hit 32 different
+ * banks. Updates are shared-memory atomics whose result is unused: they
+ * issue back to back instead of waiting for each load-add-store (no other
+ * thread touches these words). Counts stay below 2^16 (121 x 121 windows),
+ * so a half never carries into the other. */
 struct Hist {
-  unsigned short *h;
-  __device__ unsigned short &operator[] (int b) {
-    return h[b * THREADS];
+  unsigned *w;
+  __device__ void clear () {
+    for (int i = 0; i < WORDS; i++)
+      w[i * THREADS] = 0;
+  }
+  __device__ unsigned get (int b) const {
+    return (w[(b >> 1) * THREADS] >> ((b & 1) * 16)) & 0xffffu;
+  }
+  __device__ void add (int b, int d) {
+    atomicAdd (&w[(b >> 1) * THREADS], (unsigned) d << ((b & 1) * 16));
   }
 };
 
@@ -30,13 +42,13 @@ struct Hist {
  * rank `rank` (0-based), below the count of samples in the bins under it. */
 struct Tracker {
   int med, below;
-  __device__ void seek (Hist & h, int rank) {
+  __device__ void seek (const Hist & h, int rank) {
     while (below > rank) {
       med--;
-      below -= h[med];
+      below -= h.get (med);
     }
-    while (below + h[med] <= rank) {
-      below += h[med];
+    while (below + (int) h.get (med) <= rank) {
+      below += h.get (med);
       med++;
     }
   }
@@ -51,15 +63,22 @@ struct Column {
     return inside ? (x + dx) * channels + c :
         cf_border_index (x + dx, width, border) * channels + c;
   }
-  __device__ int row (int y) const {
-    return cf_border_index (y, height, border);
-  }
 };
 
 template < typename T > __device__ __forceinline__ const T *
 src_row (const void *src, size_t stride, const Column & col, int y)
 {
-  return cf_row < T > (src, stride, col.row (y));
+  return cf_row < T > (src, stride, cf_border_index (y, col.height,
+          col.border));
+}
+
+/* Copies a column of a channel that is not filtered. */
+template < typename T > __device__ void
+copy_column (const void *src, size_t src_stride, void *dst, size_t dst_stride,
+    int s, int y0, int y1)
+{
+  for (int y = y0; y < y1; y++)
+    cf_row < T > (dst, dst_stride, y)[s] = cf_row < T > (src, src_stride, y)[s];
 }
 
 __global__ void
@@ -68,7 +87,7 @@ median_histogram_8 (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     int channels, int rx, int ry, CfBorder border, unsigned mask)
 {
-  extern __shared__ unsigned short counts[];
+  extern __shared__ unsigned counts[];
   const int s = blockIdx.x * THREADS + threadIdx.x;
   const int y0 = blockIdx.y * STRIP;
   const int y1 = min (y0 + STRIP, height);
@@ -79,20 +98,17 @@ median_histogram_8 (const void *__restrict__ src, size_t src_stride,
     x - rx >= 0 && x + rx < width, border
   };
   if (!((mask >> col.c) & 1u)) {
-    for (int y = y0; y < y1; y++)
-      cf_row < unsigned char >(dst, dst_stride, y)[s] =
-          cf_row < unsigned char >(src, src_stride, y)[s];
+    copy_column < unsigned char >(src, src_stride, dst, dst_stride, s, y0, y1);
     return;
   }
 
   Hist h = { counts + threadIdx.x };
-  for (int b = 0; b < BINS; b++)
-    h[b] = 0;
+  h.clear ();
   for (int dy = -ry; dy <= ry; dy++) {
     const unsigned char *in = src_row < unsigned char >(src, src_stride, col,
         y0 + dy);
     for (int dx = -rx; dx <= rx; dx++)
-      h[in[col.sample (dx)]]++;
+      h.add (in[col.sample (dx)], 1);
   }
   const int rank = (2 * rx + 1) * (2 * ry + 1) / 2;
   Tracker t = { 0, 0 };
@@ -108,8 +124,8 @@ median_histogram_8 (const void *__restrict__ src, size_t src_stride,
     for (int dx = -rx; dx <= rx; dx++) {
       int i = col.sample (dx);
       int v_out = out[i], v_in = in[i];
-      h[v_out]--;
-      h[v_in]++;
+      h.add (v_out, -1);
+      h.add (v_in, 1);
       t.below += (v_in < t.med) - (v_out < t.med);
     }
   }
@@ -121,7 +137,7 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     int channels, int rx, int ry, CfBorder border, unsigned mask)
 {
-  extern __shared__ unsigned short counts[];
+  extern __shared__ unsigned counts[];
   const int s = blockIdx.x * THREADS + threadIdx.x;
   const int y0 = blockIdx.y * STRIP;
   const int y1 = min (y0 + STRIP, height);
@@ -132,44 +148,58 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
     x - rx >= 0 && x + rx < width, border
   };
   if (!((mask >> col.c) & 1u)) {
-    for (int y = y0; y < y1; y++)
-      cf_row < unsigned short >(dst, dst_stride, y)[s] =
-          cf_row < unsigned short >(src, src_stride, y)[s];
+    copy_column < unsigned short >(src, src_stride, dst, dst_stride, s, y0,
+        y1);
     return;
   }
 
   Hist coarse = { counts + threadIdx.x };
-  Hist fine = { counts + BINS * THREADS + threadIdx.x };
-  for (int b = 0; b < BINS; b++)
-    coarse[b] = 0;
+  Hist fine = { counts + WORDS * THREADS + threadIdx.x };
+  coarse.clear ();
+  fine.clear ();
   for (int dy = -ry; dy <= ry; dy++) {
     const unsigned short *in = src_row < unsigned short >(src, src_stride,
         col, y0 + dy);
     for (int dx = -rx; dx <= rx; dx++)
-      coarse[in[col.sample (dx)] >> 8]++;
+      coarse.add (in[col.sample (dx)] >> 8, 1);
   }
   const int rank = (2 * rx + 1) * (2 * ry + 1) / 2;
   Tracker tc = { 0, 0 }, tf = { 0, 0 };
   int fine_bin = -1;            /* the coarse bin `fine` counts */
   for (int y = y0;; y++) {
     tc.seek (coarse, rank);
+    const int fine_rank = rank - tc.below;
     if (tc.med != fine_bin) {
-      fine_bin = tc.med;
-      for (int b = 0; b < BINS; b++)
-        fine[b] = 0;
+      /* One pass over the window takes the old bin's samples out of `fine`
+       * (it holds exactly those) and puts the new bin's in, and counts
+       * where the new bin's quarters start so the seek starts near. */
+      int quarter[3] = { 0, 0, 0 };
       for (int dy = -ry; dy <= ry; dy++) {
-        const unsigned short *in = src_row < unsigned short >(src, src_stride,
-            col, y + dy);
+        const unsigned short *in = src_row < unsigned short >(src,
+            src_stride, col, y + dy);
         for (int dx = -rx; dx <= rx; dx++) {
           unsigned v = in[col.sample (dx)];
-          if ((int) (v >> 8) == fine_bin)
-            fine[v & 0xff]++;
+          int hi = v >> 8, lo = v & 0xff;
+          if (hi == fine_bin)
+            fine.add (lo, -1);
+          if (hi == tc.med) {
+            fine.add (lo, 1);
+            quarter[0] += lo < 64;
+            quarter[1] += lo < 128;
+            quarter[2] += lo < 192;
+          }
         }
       }
+      fine_bin = tc.med;
       tf.med = 0;
       tf.below = 0;
+      for (int q = 0; q < 3; q++)
+        if (fine_rank >= quarter[q]) {
+          tf.med = 64 * (q + 1);
+          tf.below = quarter[q];
+        }
     }
-    tf.seek (fine, rank - tc.below);
+    tf.seek (fine, fine_rank);
     cf_row < unsigned short >(dst, dst_stride, y)[s] =
         (unsigned short) (fine_bin << 8 | tf.med);
     if (y + 1 >= y1)
@@ -183,15 +213,15 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
       unsigned v_out = out[i], v_in = in[i];
       int hi_out = v_out >> 8, hi_in = v_in >> 8;
       int lo_out = v_out & 0xff, lo_in = v_in & 0xff;
-      coarse[hi_out]--;
-      coarse[hi_in]++;
+      coarse.add (hi_out, -1);
+      coarse.add (hi_in, 1);
       tc.below += (hi_in < tc.med) - (hi_out < tc.med);
       if (hi_out == fine_bin) {
-        fine[lo_out]--;
+        fine.add (lo_out, -1);
         tf.below -= lo_out < tf.med;
       }
       if (hi_in == fine_bin) {
-        fine[lo_in]++;
+        fine.add (lo_in, 1);
         tf.below += lo_in < tf.med;
       }
     }
@@ -207,7 +237,7 @@ cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
 {
   const bool deep = src->depth > 8;
   auto kernel = deep ? median_histogram_16 : median_histogram_8;
-  size_t smem = sizeof (unsigned short) * BINS * THREADS * (deep ? 2 : 1);
+  size_t smem = sizeof (unsigned) * WORDS * THREADS * (deep ? 2 : 1);
   if (smem > 48 * 1024) {
     cudaError_t err = cudaFuncSetAttribute (kernel,
         cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);

@@ -416,7 +416,7 @@ GST_START_TEST (test_cuda_backend)
   static const gchar *props[] = { "size=5", "size=3 iterations=2",
     "size=21", "size=15 mode=separable luma-only=true border-mode=mirror"
   };
-  static const gint sizes[][2] = { {1, 1}, {7, 3}, {641, 361} };
+  static const gint sizes[][2] = { {1, 1}, {7, 3}, {160, 97} };
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     for (guint k = 0; k < G_N_ELEMENTS (props); k++)
       for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {

@@ -138,16 +138,18 @@ main (void)
   if (quick)
     return cf_test_finish (passed, failed);
 
-  /* Larger exact windows, rectangles (subsampled chroma), 1-D windows,
-   * strips taller than one block, the 16-bit fine-bin rebuilds. */
-  static const int windows[][2] = { {20, 20}, {30, 22}, {60, 60}, {1, 2},
-  {2, 1}, {0, 3}, {5, 0}, {7, 2}
+  /* Larger exact windows (on frames small enough for the sorting
+   * reference), rectangles (subsampled chroma), 1-D windows, strips taller
+   * than one block, the 16-bit fine-bin rebuilds. */
+  static const struct { int rx, ry, w, h; } windows[] = {
+    {20, 20, 45, 140}, {30, 22, 40, 100}, {60, 60, 16, 70}, {1, 2, 71, 150},
+    {2, 1, 71, 150}, {0, 3, 71, 150}, {5, 0, 71, 150}, {7, 2, 71, 150}
   };
   for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++)
     for (size_t l = 0; l < 4; l++)
-      check (71, 150, &layouts[(i + l) % n_layouts], windows[i][0],
-          windows[i][1], CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_AUTO, 1,
-          (i + l) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) l % 3);
+      check (windows[i].w, windows[i].h, &layouts[(i + l) % n_layouts],
+          windows[i].rx, windows[i].ry, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_AUTO,
+          1, (i + l) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) l % 3);
 
   /* AUTO on every size 3..31 and a 1x1 window (a copy). */
   for (int r = 0; r <= 15; r++)
