@@ -23,11 +23,7 @@ namespace {
 
 constexpr int SEG_ROWS = 32;
 constexpr int COL_THREADS = 256;
-constexpr int SCAN_BATCH = 16;
 constexpr int GLOBAL_PREFIX_BLOCKS = 256;
-
-/* The column kernels issue a whole segment's loads before using any: one
- * memory round trip per segment, not one per row. */
 
 /* Sums of each column over each segment of SEG_ROWS rows. */
 template < typename T > __global__ void
@@ -37,12 +33,10 @@ segment_sums (const void *__restrict__ src, size_t stride, int n, int height,
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  const int y0 = blockIdx.y * SEG_ROWS, rows = min (SEG_ROWS, height - y0);
+  const int y0 = blockIdx.y * SEG_ROWS, y1 = min (height, y0 + SEG_ROWS);
   unsigned s = 0;
-#pragma unroll
-  for (int k = 0; k < SEG_ROWS; k++)
-    if (k < rows)
-      s += cf_row < T > (src, stride, y0 + k)[i];
+  for (int y = y0; y < y1; y++)
+    s += cf_row < T > (src, stride, y)[i];
   seg[(size_t) blockIdx.y * pitch + i] = s;
 }
 
@@ -54,17 +48,10 @@ segment_scan (unsigned *__restrict__ seg, int pitch, int n, int segments)
   if (i >= n)
     return;
   unsigned run = 0;
-  for (int s0 = 0; s0 < segments; s0 += SCAN_BATCH) {
-    unsigned v[SCAN_BATCH];
-#pragma unroll
-    for (int k = 0; k < SCAN_BATCH; k++)
-      v[k] = s0 + k < segments ? seg[(size_t) (s0 + k) * pitch + i] : 0;
-#pragma unroll
-    for (int k = 0; k < SCAN_BATCH; k++)
-      if (s0 + k < segments) {
-        seg[(size_t) (s0 + k) * pitch + i] = run;
-        run += v[k];
-      }
+  for (int s = 0; s < segments; s++) {
+    unsigned v = seg[(size_t) s * pitch + i];
+    seg[(size_t) s * pitch + i] = run;
+    run += v;
   }
 }
 
@@ -76,18 +63,12 @@ column_prefix (const void *__restrict__ src, size_t stride, int n, int height,
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  const int y0 = blockIdx.y * SEG_ROWS, rows = min (SEG_ROWS, height - y0);
-  unsigned x[SEG_ROWS];
-#pragma unroll
-  for (int k = 0; k < SEG_ROWS; k++)
-    x[k] = k < rows ? cf_row < T > (src, stride, y0 + k)[i] : 0;
+  const int y0 = blockIdx.y * SEG_ROWS, y1 = min (height, y0 + SEG_ROWS);
   unsigned s = seg[(size_t) blockIdx.y * pitch + i];
-#pragma unroll
-  for (int k = 0; k < SEG_ROWS; k++)
-    if (k < rows) {
-      s += x[k];
-      v[(size_t) (y0 + k) * pitch + i] = (Vt) s;
-    }
+  for (int y = y0; y < y1; y++) {
+    s += cf_row < T > (src, stride, y)[i];
+    v[(size_t) y * pitch + i] = (Vt) s;
+  }
 }
 
 struct RowArgs {
@@ -156,7 +137,6 @@ box_rows (const RowArgs a)
     T *out = cf_row < T > (a.dst, a.dst_stride, y);
     const CfSatWindow wy = cf_sat_window (y, a.ry, a.height, a.border);
 
-#pragma unroll 4
     for (int i = tid; i < n; i += blockDim.x) {
       Acc b;
       if (a.v) {
@@ -209,7 +189,6 @@ box_rows (const RowArgs a)
     }
     __syncthreads ();
 
-#pragma unroll 4
     for (int i = tid; i < n; i += blockDim.x) {
       const int x = i / C, c = i - x * C;
       if (!((a.mask >> c) & 1u)) {
