@@ -2,24 +2,25 @@
  * of its tile plus a vertical halo into shared memory (horizontal pass), then
  * the columns out of shared memory (vertical pass). The intermediate never
  * touches device memory, so the frame is read once and written once (plus
- * the halos, mostly from L2). Input rows are staged in shared memory as
- * float, so each sample is converted once, not once per tap. Each thread
- * computes several outputs, so a shared-memory value feeds several taps;
- * radii 1 to 8 (the same on both axes) are compiled with the radius known,
- * fully unrolled. */
+ * the halos, mostly from L2).
+ *
+ * Threads work on quads: 4 consecutive samples of a row, whatever the
+ * channel count, so loads and stores are 4 samples wide where the plane is
+ * aligned, and a shared-memory value feeds several taps. Input rows are
+ * staged as float, so each sample is converted once. Radii 1 to 8 (the same
+ * on both axes) are compiled with the radius known, fully unrolled. */
 #include "gaussian.h"
 #include "cf_kernel.cuh"
 
 namespace {
 
 constexpr int THREADS = 256;
+constexpr int QUAD = 4;
 constexpr int TILE_SAMPLES = 64;        /* shared-memory row width, in samples */
+constexpr int TILE_QUADS = TILE_SAMPLES / QUAD;
 constexpr int TILE_ROWS = 64;
-constexpr int H_OUT = 4;                /* horizontal outputs per thread */
-constexpr int V_OUT = 16;               /* vertical outputs per thread */
-constexpr int H_THREADS_PER_ROW = TILE_SAMPLES / H_OUT;
-constexpr int CHUNK_ROWS = THREADS / H_THREADS_PER_ROW;        /* 16 */
-constexpr int STAGE_ROWS = THREADS / TILE_SAMPLES;     /* rows staged at once */
+constexpr int CHUNK_ROWS = THREADS / TILE_QUADS;       /* rows per barrier */
+constexpr int V_ROWS = TILE_ROWS / CHUNK_ROWS;  /* output rows per thread */
 constexpr int MAX_FIXED_RADIUS = 8;
 
 struct GaussArgs {
@@ -29,22 +30,23 @@ struct GaussArgs {
   int sharpen;
   CfBorder border;
   unsigned mask;
+  int aligned;                  /* planes allow quad-wide loads and stores */
 };
 
-/* Pixels across a tile: as many as fit in TILE_SAMPLES, a multiple of H_OUT
- * (64, 32, 20, 16 for 1..4 channels). */
+/* Pixels across a tile: a whole number of quads (64, 32, 20, 16). */
 template < int C > __host__ __device__ constexpr int
 tile_pixels ()
 {
-  return TILE_SAMPLES / C / H_OUT * H_OUT;
+  return C == 3 ? 20 : TILE_SAMPLES / C;
 }
 
-/* Shared memory: CHUNK_ROWS staged input rows (the tile plus rx pixels each
- * side), then the horizontally filtered rows of the tile and its halo. */
+/* Staged row: the tile's samples plus rx pixels each side, plus up to 3
+ * samples in front so that quad loads start aligned; a whole number of
+ * quads, so every staged row is 16-byte aligned. */
 __host__ __device__ inline int
 staged_row_floats (int rx, int channels)
 {
-  return TILE_SAMPLES + 2 * rx * channels;
+  return (TILE_SAMPLES + 2 * rx * channels + 2 * QUAD + QUAD - 1) & ~(QUAD - 1);
 }
 
 inline size_t
@@ -54,6 +56,43 @@ smem_bytes (int rx, int ry, int channels)
       TILE_SAMPLES * (TILE_ROWS + 2 * ry));
 }
 
+template < typename T > struct Quad;
+template <> struct Quad <unsigned char> {
+  typedef uchar4 type;
+};
+template <> struct Quad <unsigned short> {
+  typedef ushort4 type;
+};
+
+__device__ __forceinline__ int
+floor_div (int a, int b)
+{
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Stages samples [a0, a0 + n) of one input row (n a multiple of 4) as
+ * float; samples outside the row are read through the border mode. */
+template < typename T, int C > __device__ __forceinline__ void
+stage_row (float *dst, const T * in, int a0, int n, int lane, int width,
+    const GaussArgs & a)
+{
+  const int row_samples = width * C;
+  if (a.aligned && a0 >= 0 && a0 + n <= row_samples) {
+    for (int j = lane * QUAD; j < n; j += TILE_QUADS * QUAD) {
+      typename Quad < T >::type v =
+          *(const typename Quad < T >::type *) (in + a0 + j);
+      *(float4 *) (dst + j) = make_float4 (v.x, v.y, v.z, v.w);
+    }
+    return;
+  }
+  for (int j = lane; j < n; j += TILE_QUADS) {
+    const int pos = a0 + j;
+    const int px = floor_div (pos, C);
+    dst[j] = (float) in[cf_border_index (px, width, a.border) * C + pos -
+        px * C];
+  }
+}
+
 /* R > 0: both radii are R, known at compile time; R == 0: a.rx, a.ry. */
 template < typename T, int C, int R > __global__ void
 __launch_bounds__ (THREADS)
@@ -61,8 +100,7 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     const GaussArgs a)
 {
-  constexpr int TILE_PX = tile_pixels < C > ();
-  constexpr int TILE_S = TILE_PX * C;
+  constexpr int TILE_S = tile_pixels < C > () * C;
   const int rx = R ? R : a.rx;
   const int ry = R ? R : a.ry;
   extern __shared__ float smem[];
@@ -71,93 +109,106 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
   float *hrows = smem + CHUNK_ROWS * staged;
 
   const int tid = threadIdx.x;
-  const int x0 = blockIdx.x * TILE_PX;
+  const int lane = tid % TILE_QUADS;    /* quad across the tile */
+  const int group = tid / TILE_QUADS;   /* row in a chunk; row group */
+  const int s0 = blockIdx.x * TILE_S;   /* first sample of the tile */
   const int y0 = blockIdx.y * TILE_ROWS;
   const int out_rows = min (TILE_ROWS, height - y0);
   const int in_rows = out_rows + 2 * ry;
-  const int seg = TILE_S + 2 * rx * C;
-
-  /* Horizontal: thread (hrow, g) filters H_OUT pixels of channel hc. */
-  const int hrow = tid / H_THREADS_PER_ROW;
-  const int g = tid % H_THREADS_PER_ROW;
-  const int hc = g % C;
-  const int hpx = g / C * H_OUT;
-  const bool h_active = hpx < TILE_PX;
-  const bool h_filtered = h_active && ((a.mask >> hc) & 1u);
+  /* Staged samples start at a quad boundary at or before s0 - rx C. */
+  const int first = s0 - rx * C;
+  const int a0 = first & ~(QUAD - 1);
+  const int off = first - a0;
+  const int n = (off + TILE_S + 2 * rx * C + QUAD - 1) & ~(QUAD - 1);
 
   /* Every thread runs the same loop count, so the barriers are uniform. */
   for (int base = 0; base < in_rows; base += CHUNK_ROWS) {
-#pragma unroll
-    for (int k = 0; k < CHUNK_ROWS / STAGE_ROWS; k++) {
-      const int cr = k * STAGE_ROWS + tid / TILE_SAMPLES;
-      if (base + cr >= in_rows)
-        break;
-      const T *in = cf_row < T > (src, src_stride,
-          cf_border_index (y0 - ry + base + cr, height, a.border));
-      for (int j = tid % TILE_SAMPLES; j < seg; j += TILE_SAMPLES) {
-        int px = cf_border_index (x0 - rx + j / C, width, a.border);
-        chunk[cr * staged + j] = (float) in[px * C + j % C];
-      }
-    }
+    const int r = base + group;
+    float *row = chunk + group * staged;
+    if (r < in_rows)
+      stage_row < T, C > (row, cf_row < T > (src, src_stride,
+              cf_border_index (y0 - ry + r, height, a.border)), a0, n, lane,
+          width, a);
     __syncthreads ();
-    if (base + hrow < in_rows && h_active) {
-      float acc[H_OUT];
-      const float *p = chunk + hrow * staged + (rx + hpx) * C + hc;
+    if (r < in_rows) {
+      const float *p = row + off + rx * C + lane * QUAD;
+      float acc[QUAD];
 #pragma unroll
-      for (int o = 0; o < H_OUT; o++)
-        acc[o] = h_filtered ? a.wx[0] * p[o * C] : 0.0f;
-      if (h_filtered) {
+      for (int i = 0; i < QUAD; i++)
+        acc[i] = a.wx[0] * p[i];
 #pragma unroll
-        for (int t = 1; t <= rx; t++) {
-          const float w = a.wx[t];
+      for (int t = 1; t <= rx; t++) {
+        const float w = a.wx[t];
 #pragma unroll
-          for (int o = 0; o < H_OUT; o++)
-            acc[o] += w * (p[(o - t) * C] + p[(o + t) * C]);
-        }
+        for (int i = 0; i < QUAD; i++)
+          acc[i] += w * (p[i - t * C] + p[i + t * C]);
       }
-      float *h = hrows + (base + hrow) * TILE_SAMPLES + hpx * C + hc;
-#pragma unroll
-      for (int o = 0; o < H_OUT; o++)
-        h[o * C] = acc[o];
+      *(float4 *) (hrows + r * TILE_SAMPLES + lane * QUAD) =
+          make_float4 (acc[0], acc[1], acc[2], acc[3]);
     }
     __syncthreads ();
   }
 
-  /* Vertical: thread (column vs, rows vr0..vr0+V_OUT-1). */
-  const int vs = tid % TILE_SAMPLES;
-  const int vr0 = tid / TILE_SAMPLES * V_OUT;
-  const int x = x0 + vs / C;
-  const int c = vs % C;
-  if (vs >= TILE_S || x >= width || vr0 >= out_rows)
+  /* Vertical: thread (quad lane, rows group * V_ROWS ...). */
+  const int vr0 = group * V_ROWS;
+  const int q = lane * QUAD;            /* first sample of the quad in the tile */
+  if (vr0 >= out_rows || q >= TILE_S || s0 + q >= width * C)
     return;
-  const bool filtered = (a.mask >> c) & 1u;
-  float acc[V_OUT];
-  if (filtered) {
-    const float *col = hrows + (vr0 + ry) * TILE_SAMPLES + vs;
+  float acc[V_ROWS][QUAD];
+  const float *col = hrows + (vr0 + ry) * TILE_SAMPLES + q;
 #pragma unroll
-    for (int o = 0; o < V_OUT; o++)
-      acc[o] = a.wy[0] * col[o * TILE_SAMPLES];
-#pragma unroll
-    for (int t = 1; t <= ry; t++) {
-      const float w = a.wy[t];
-#pragma unroll
-      for (int o = 0; o < V_OUT; o++)
-        acc[o] += w * (col[(o - t) * TILE_SAMPLES] +
-            col[(o + t) * TILE_SAMPLES]);
-    }
+  for (int o = 0; o < V_ROWS; o++) {
+    float4 v = *(const float4 *) (col + o * TILE_SAMPLES);
+    acc[o][0] = a.wy[0] * v.x;
+    acc[o][1] = a.wy[0] * v.y;
+    acc[o][2] = a.wy[0] * v.z;
+    acc[o][3] = a.wy[0] * v.w;
   }
 #pragma unroll
-  for (int o = 0; o < V_OUT; o++) {
+  for (int t = 1; t <= ry; t++) {
+    const float w = a.wy[t];
+#pragma unroll
+    for (int o = 0; o < V_ROWS; o++) {
+      float4 up = *(const float4 *) (col + (o - t) * TILE_SAMPLES);
+      float4 dn = *(const float4 *) (col + (o + t) * TILE_SAMPLES);
+      acc[o][0] += w * (up.x + dn.x);
+      acc[o][1] += w * (up.y + dn.y);
+      acc[o][2] += w * (up.z + dn.z);
+      acc[o][3] += w * (up.w + dn.w);
+    }
+  }
+
+  const int s = s0 + q;
+  const bool whole = a.aligned && q + QUAD <= TILE_S
+      && s + QUAD <= width * C;
+#pragma unroll
+  for (int o = 0; o < V_ROWS; o++) {
     if (vr0 + o >= out_rows)
       break;
-    const T *in = cf_row < T > (src, src_stride, y0 + vr0 + o);
-    T *out = cf_row < T > (dst, dst_stride, y0 + vr0 + o);
-    const int s = x * C + c;
-    if (!filtered)
-      out[s] = in[s];
-    else
-      out[s] = cf_round_to < T > (a.sharpen ?
-          2.0f * (float) in[s] - acc[o] : acc[o]);
+    const T *in = cf_row < T > (src, src_stride, y0 + vr0 + o) + s;
+    T *out = cf_row < T > (dst, dst_stride, y0 + vr0 + o) + s;
+    T res[QUAD];
+#pragma unroll
+    for (int i = 0; i < QUAD; i++) {
+      const bool filtered = (a.mask >> ((q + i) % C)) & 1u;
+      const bool valid = whole || (q + i < TILE_S && s + i < width * C);
+      if (!valid)
+        continue;
+      if (!filtered)
+        res[i] = in[i];
+      else
+        res[i] = cf_round_to < T > (a.sharpen ?
+            2.0f * (float) in[i] - acc[o][i] : acc[o][i]);
+    }
+    if (whole) {
+      typename Quad < T >::type v = { res[0], res[1], res[2], res[3] };
+      *(typename Quad < T >::type *) out = v;
+    } else {
+#pragma unroll
+      for (int i = 0; i < QUAD; i++)
+        if (q + i < TILE_S && s + i < width * C)
+          out[i] = res[i];
+    }
   }
 }
 
@@ -250,6 +301,10 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   a.sharpen = p->sharpen;
   a.border = p->border;
   a.mask = p->channel_mask;
+  /* Quad-wide access needs every row start aligned to a quad of samples. */
+  size_t quad_bytes = 4 * (size_t) cf_plane_bytes_per_sample (src);
+  a.aligned = ((uintptr_t) src->data | (uintptr_t) dst->data | src->stride |
+      dst->stride) % quad_bytes == 0;
 
   cudaStream_t stream = (cudaStream_t) exec->stream;
   return src->depth > 8 ?

@@ -134,8 +134,29 @@ load_npp (Run * r, const Format * f)
   r->npp_adv = (NppGaussAdvFn) cf_npp_symbol (name);
 }
 
+/* bench_gaussian FORMAT WIDTH HEIGHT SIGMA: only that case, a few launches
+ * (for a profiler). */
+static int
+profile_one (char **argv, const Format * formats, size_t n)
+{
+  for (size_t f = 0; f < n; f++) {
+    if (strcmp (argv[1], formats[f].name) != 0)
+      continue;
+    Run r = { 0 };
+    double sigma = atof (argv[4]);
+    r.luma = cf_bench_frames_new (atoi (argv[2]), atoi (argv[3]),
+        formats[f].channels, formats[f].depth);
+    r.p.channel_mask = formats[f].mask;
+    set_params (&r, sigma, cf_gaussian_default_radius (sigma));
+    printf ("%s %sx%s sigma %g: %.3f ms\n", argv[1], argv[2], argv[3], sigma,
+        cf_bench_median_ms (ours, &r, 5));
+    return 0;
+  }
+  return 1;
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   static const Format formats[] = {
     {"GRAY8", 1, 8, 1, 0, "8u_C1R"},
@@ -147,6 +168,8 @@ main (void)
   static const double sigmas[] = { 1, 2, 5, 10, 20 };
 
   cf_bench_init ();
+  if (argc == 5)
+    return profile_one (argv, formats, 3);
   printf ("NPP: %s\n\n", cf_npp_symbol ("nppiFilterGaussBorder_8u_C1R_Ctx") ?
       "found" : "not found");
 
