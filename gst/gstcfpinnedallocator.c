@@ -24,7 +24,8 @@ G_DEFINE_TYPE (GstCfPinnedAllocator, gst_cf_pinned_allocator,
     GST_TYPE_ALLOCATOR);
 
 static GstMemory *
-pinned_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
+pinned_alloc (GstAllocator * allocator, gsize size,
+    GstAllocationParams * params)
 {
   GstCfPinnedAllocator *self = GST_CF_PINNED_ALLOCATOR (allocator);
   /* cudaHostAlloc returns page-aligned memory: any align up to 4095 holds. */
@@ -134,6 +135,5 @@ gst_cf_pinned_allocator_new (GstCudaContext * context)
 gboolean
 gst_is_cf_pinned_memory (GstMemory * mem)
 {
-  return mem && mem->allocator
-      && GST_IS_CF_PINNED_ALLOCATOR (mem->allocator);
+  return mem && mem->allocator && GST_IS_CF_PINNED_ALLOCATOR (mem->allocator);
 }

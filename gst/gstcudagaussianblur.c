@@ -167,8 +167,7 @@ gst_cuda_gaussian_blur_class_init (GstCudaGaussianBlurClass * klass)
       "CUDA Gaussian blur", "Filter/Effect/Video",
       "Blurs (or, with a negative sigma, sharpens) video on an NVIDIA GPU. "
       "Example: gst-launch-1.0 videotestsrc ! cudagaussianblur sigma=3 ! "
-      "videoconvert ! autovideosink",
-      "cudafilters developers");
+      "videoconvert ! autovideosink", "cudafilters developers");
   gst_cuda_filter_class_add_pad_templates (element_class);
 
   filter_class->params_size = sizeof (GaussianProps);
