@@ -12,7 +12,8 @@
  * would be as many loads, but random differences across a warp make them
  * bank-conflicted, and for 16 bits it would be a quantisation. Sums are
  * taken relative to the centre value, so the output is centre + sum (w d) /
- * sum (w), one division per filtered channel. */
+ * sum (w), one division per filtered channel; the centre itself weighs
+ * exactly 1 and is not in the list. */
 #include "bilateral.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
@@ -28,12 +29,18 @@ constexpr int TILE_H = BLOCK_Y * PIX_Y;
  * immediates: one address add per tap serves all PIX_Y of them. */
 constexpr int PITCH = TILE_W + 2 * CF_BILATERAL_MAX_RADIUS;
 constexpr int MAX_ROWS = 2 * CF_BILATERAL_MAX_RADIUS + 1;
+/* Tile rows each thread loads at once: independent loads in flight, so the
+ * load phase is not one memory latency per row. */
+constexpr int LOAD_BATCH = 4;
+/* 0x4B00_00vv is the float 2^23 + v: samples (< 2^16) become floats with
+ * one logic op, and differences of such floats are exact. */
+constexpr float BIAS = 8388608.0f;
 
 struct Args {
   int rx, ry;
-  int ntaps;
   int half_w[MAX_ROWS];         /* per row dy + ry: the largest |dx| */
   int row_start[MAX_ROWS];      /* per row: the index of its first tap */
+  int ntaps;                    /* all but the centre */
   float lx[CF_BILATERAL_MAX_RADIUS + 1];
   float ly[CF_BILATERAL_MAX_RADIUS + 1];
   float nk;
@@ -52,27 +59,28 @@ fast_exp2 (float x)
 }
 
 /* How the F filtered samples of a pixel sit in shared memory, and how
- * sample j comes back as a float. Packed samples come back biased by 2^23
- * (one byte permute: 0x4B00_00vv is 2^23 + v), which keeps differences
- * exact; a single channel is converted once, at load. */
+ * sample j comes back as a float biased by BIAS: a single channel is stored
+ * as that float, packed samples come out with one byte permute. */
 template < typename T, int F, bool ONE = (F == 1) > struct Pixel;
 
 template < typename T, int F > struct Pixel <T, F, true > {
   typedef float S;
-  static constexpr float bias = 0.0f;
   static __device__ __forceinline__ S pack (const unsigned *v)
   {
-    return (float) v[0];
+    return __uint_as_float (0x4B000000u | v[0]);
   }
   static __device__ __forceinline__ float get (S s, int)
   {
     return s;
   }
+  static __device__ __forceinline__ bool equal (S a, S b)
+  {
+    return a == b;
+  }
 };
 
 template < int F > struct Pixel <unsigned char, F, false > {
   typedef unsigned S;
-  static constexpr float bias = 8388608.0f;
   static __device__ __forceinline__ S pack (const unsigned *v)
   {
     unsigned s = 0;
@@ -85,6 +93,10 @@ template < int F > struct Pixel <unsigned char, F, false > {
   {
     return __uint_as_float (__byte_perm (s, 0x4B000000u, 0x7540 + j));
   }
+  static __device__ __forceinline__ bool equal (S a, S b)
+  {
+    return a == b;
+  }
 };
 
 __device__ __forceinline__ float
@@ -96,7 +108,6 @@ biased_half (unsigned word, int k)
 
 template <> struct Pixel <unsigned short, 2, false > {
   typedef unsigned S;
-  static constexpr float bias = 8388608.0f;
   static __device__ __forceinline__ S pack (const unsigned *v)
   {
     return v[0] | v[1] << 16;
@@ -105,11 +116,14 @@ template <> struct Pixel <unsigned short, 2, false > {
   {
     return biased_half (s, j);
   }
+  static __device__ __forceinline__ bool equal (S a, S b)
+  {
+    return a == b;
+  }
 };
 
 template < int F > struct Pixel <unsigned short, F, false > {
   typedef uint2 S;
-  static constexpr float bias = 8388608.0f;
   static __device__ __forceinline__ S pack (const unsigned *v)
   {
     return make_uint2 (v[0] | v[1] << 16, v[2] | (F > 3 ? v[3] << 16 : 0u));
@@ -117,6 +131,10 @@ template < int F > struct Pixel <unsigned short, F, false > {
   static __device__ __forceinline__ float get (S s, int j)
   {
     return biased_half (j < 2 ? s.x : s.y, j & 1);
+  }
+  static __device__ __forceinline__ bool equal (S a, S b)
+  {
+    return a.x == b.x && a.y == b.y;
   }
 };
 
@@ -138,38 +156,64 @@ bilateral_tile (const void *__restrict__ src, size_t src_stride,
   extern __shared__ float2 smem[];
   float2 *taps = smem;
   S *tile = (S *) (smem + taps_slots (a.ntaps));
-  const int tid = threadIdx.y * BLOCK_X + threadIdx.x;
   const int x0 = blockIdx.x * TILE_W;
   const int y0 = blockIdx.y * TILE_H;
 
-  /* The window, row by row: byte offset in the tile, log2 of ws. */
-  for (int dy = -a.ry; dy <= a.ry; dy++) {
+  /* The window but its centre, a row per warp: byte offset in the tile,
+   * log2 of ws. */
+  for (int dy = threadIdx.y - a.ry; dy <= a.ry; dy += BLOCK_Y) {
     const int hw = a.half_w[dy + a.ry];
-    for (int i = tid; i <= 2 * hw; i += BLOCK_X * BLOCK_Y) {
-      const int dx = i - hw;
+    for (int i = threadIdx.x; i < 2 * hw + (dy != 0); i += BLOCK_X) {
+      const int dx = i - hw + (dy == 0 && i >= hw);
       taps[a.row_start[dy + a.ry] + i] =
           make_float2 (__int_as_float ((dy * PITCH + dx) * (int) sizeof (S)),
           a.lx[abs (dx)] + a.ly[abs (dy)]);
     }
   }
 
-  /* The tile and its halo, read through the border mode. */
+  /* The tile and its halo, read through the border mode, LOAD_BATCH rows
+   * at a time (a row past the end re-reads the last one). A tile whose
+   * samples all equal its first one is flat: there every d is 0, the output
+   * is the input, and the taps are skipped (exact; e.g. the black outside
+   * an ultrasound sector, letterbox bars). */
   const int cols = TILE_W + 2 * a.rx;
   const int rows = TILE_H + 2 * a.ry;
-  for (int r = threadIdx.y; r < rows; r += BLOCK_Y) {
-    const T *in = cf_row < T > (src, src_stride,
-        cf_border_index (y0 - a.ry + r, height, a.border));
-    for (int c = threadIdx.x; c < cols; c += BLOCK_X) {
-      const T *px = in + (size_t) cf_border_index (x0 - a.rx + c, width,
-          a.border) * a.channels;
-      unsigned v[F];
+  S first;
+  {
+    const T *px = cf_row < T > (src, src_stride,
+        cf_border_index (y0 - a.ry, height, a.border)) +
+        (size_t) cf_border_index (x0 - a.rx, width, a.border) * a.channels;
+    unsigned v[F];
 #pragma unroll
-      for (int j = 0; j < F; j++)
-        v[j] = px[a.chan[j]];
-      tile[r * PITCH + c] = P::pack (v);
+    for (int j = 0; j < F; j++)
+      v[j] = px[a.chan[j]];
+    first = P::pack (v);
+  }
+  bool same = true;
+  for (int r0 = threadIdx.y; r0 < rows; r0 += BLOCK_Y * LOAD_BATCH) {
+    for (int c = threadIdx.x; c < cols; c += BLOCK_X) {
+      const size_t gx = (size_t) cf_border_index (x0 - a.rx + c, width,
+          a.border) * a.channels;
+      unsigned v[LOAD_BATCH][F];
+#pragma unroll
+      for (int b = 0; b < LOAD_BATCH; b++) {
+        const int r = min (r0 + b * BLOCK_Y, rows - 1);
+        const T *px = cf_row < T > (src, src_stride,
+            cf_border_index (y0 - a.ry + r, height, a.border)) + gx;
+#pragma unroll
+        for (int j = 0; j < F; j++)
+          v[b][j] = px[a.chan[j]];
+      }
+#pragma unroll
+      for (int b = 0; b < LOAD_BATCH; b++) {
+        const S s = P::pack (v[b]);
+        same &= P::equal (s, first);
+        if (r0 + b * BLOCK_Y < rows)
+          tile[(r0 + b * BLOCK_Y) * PITCH + c] = s;
+      }
     }
   }
-  __syncthreads ();
+  const int ntaps = __syncthreads_and (same) ? 0 : a.ntaps;
 
   const S *centre = tile + (threadIdx.y + a.ry) * PITCH + threadIdx.x + a.rx;
   float cen[PIX_Y][F], acc[PIX_Y][F], wsum[PIX_Y][JOINT ? 1 : F];
@@ -179,12 +223,12 @@ bilateral_tile (const void *__restrict__ src, size_t src_stride,
     for (int j = 0; j < F; j++) {
       cen[k][j] = P::get (centre[k * BLOCK_Y * PITCH], j);
       acc[k][j] = 0.0f;
-      wsum[k][JOINT ? 0 : j] = 0.0f;
+      wsum[k][JOINT ? 0 : j] = 1.0f;    /* the centre */
     }
   }
 
 #pragma unroll 2
-  for (int t = 0; t < a.ntaps; t++) {
+  for (int t = 0; t < ntaps; t++) {
     const float2 tap = taps[t];
     const S *q = (const S *) ((const char *) centre +
         __float_as_int (tap.x));
@@ -222,7 +266,7 @@ bilateral_tile (const void *__restrict__ src, size_t src_stride,
   for (int k = 0; k < PIX_Y; k++) {
     const int y = y0 + threadIdx.y + k * BLOCK_Y;
     if (y >= height)
-      break;
+      continue;
     const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * a.channels;
     T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * a.channels;
     for (int c = 0; c < a.channels; c++)
@@ -230,8 +274,8 @@ bilateral_tile (const void *__restrict__ src, size_t src_stride,
         out[c] = in[c];
 #pragma unroll
     for (int j = 0; j < F; j++)
-      out[a.chan[j]] = cf_round_to < T > (cen[k][j] - P::bias +
-          acc[k][j] / wsum[k][JOINT ? 0 : j]);
+      out[a.chan[j]] = cf_round_to < T > (cen[k][j] - BIAS +
+          __fdividef (acc[k][j], wsum[k][JOINT ? 0 : j]));
   }
 }
 
@@ -290,7 +334,7 @@ make_args (const CfPlane * src, const CfBilateralParams * p,
       hw++;
     a->half_w[dy + ry] = hw;
     a->row_start[dy + ry] = a->ntaps;
-    a->ntaps += 2 * hw + 1;
+    a->ntaps += 2 * hw + (dy != 0);
   }
   for (int k = 0; k <= CF_BILATERAL_MAX_RADIUS; k++) {
     a->lx[k] = w->lx[k];

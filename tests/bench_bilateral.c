@@ -1,6 +1,8 @@
 /* Benchmark: device-resident cudabilateral kernel time at 3840x2160 against
  * the identity-copy floor and NPP's nppiFilterBilateralGaussBorder (GRAY8;
- * NPP has no 4-channel bilateral) in the same run. Prints markdown. */
+ * NPP has no 4-channel bilateral) in the same run, on random frames and on
+ * an ultrasound-like frame (a random sector on black, whose flat tiles skip
+ * their taps). Prints markdown. */
 #include "cf_bench_util.h"
 #include "bilateral.h"
 #include "cf_runtime.h"
@@ -58,6 +60,25 @@ npp (void *c, int i)
   }
 }
 
+/* Random inside a sector opening from the top centre, 0 outside (about
+ * 55% of the frame), as ultrasound frames are. */
+static void
+blacken_outside_sector (CfBenchFrames * f)
+{
+  int w = f->src[0].width, h = f->src[0].height;
+  unsigned char *host = malloc ((size_t) w * h);
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      host[(size_t) y * w + x] = abs (2 * x - w) < 0.9 * w * y / h ?
+          (unsigned char) (rand () >> 7) : 0;
+  for (int i = 0; i < f->count; i++)
+    cf_bench_check (cf_copy_2d_async (f->src[i].data, f->src[i].stride, host,
+            w, w, h, cf_bench_stream ()), "upload");
+  cf_bench_check (cf_stream_synchronize (cf_bench_stream ()), "upload");
+  free (host);
+}
+
 /* Taps of our elliptic window (NPP's is the full square). */
 static int
 window_taps (int r)
@@ -85,6 +106,7 @@ typedef struct {
   unsigned mask;
   CfBilateralMode mode;
   CfBilateralDistance distance;
+  int sector;                   /* the ultrasound-like frames */
 } Case;
 
 int
@@ -100,10 +122,12 @@ main (void)
         CF_BILATERAL_JOINT},
     {"separable RGBA per-channel", 4, 7, CF_BILATERAL_SEPARABLE,
         CF_BILATERAL_PER_CHANNEL},
+    {"exact GRAY8, sector on black", 1, 1, CF_BILATERAL_EXACT,
+        CF_BILATERAL_JOINT, 1},
   };
   enum { N_CASES = sizeof cases / sizeof cases[0] };
   double ms[N_CASES][N_RADII], npp_ms[N_RADII], floor_gray, floor_rgba;
-  CfBenchFrames gray, rgba;
+  CfBenchFrames gray, rgba, sector;
   Run run = { 0 };
 
   cf_bench_init ();
@@ -114,12 +138,15 @@ main (void)
 
   gray = cf_bench_frames_new (WIDTH, HEIGHT, 1, 8);
   rgba = cf_bench_frames_new (WIDTH, HEIGHT, 4, 8);
+  sector = cf_bench_frames_new (WIDTH, HEIGHT, 1, 8);
+  blacken_outside_sector (&sector);
   floor_gray = cf_bench_copy_ms (&gray, REPS);
   floor_rgba = cf_bench_copy_ms (&rgba, REPS);
 
   for (int c = 0; c < N_CASES; c++)
     for (int k = 0; k < N_RADII; k++) {
-      run.frames = cases[c].channels == 1 ? &gray : &rgba;
+      run.frames = cases[c].sector ? &sector : cases[c].channels == 1 ?
+          &gray : &rgba;
       set_radius (&run, radii[k], cases[c].mode, cases[c].distance,
           cases[c].mask);
       ms[c][k] = cf_bench_median_ms (ours, &run, REPS);
@@ -196,5 +223,6 @@ main (void)
   cf_scratch_release (&run.scratch);
   cf_bench_frames_free (&gray);
   cf_bench_frames_free (&rgba);
+  cf_bench_frames_free (&sector);
   return 0;
 }
