@@ -21,6 +21,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_BACKEND GST_CUDA_FILTER_BACKEND_AUTO
 #define DEFAULT_BORDER CF_BORDER_CLAMP
+/* One frame in flight by default: a frame leaves before the next one comes
+ * in, so the element adds no latency and behaves as a plain filter (one
+ * buffer in, one out) for applications and tests that expect it. */
+#define DEFAULT_FRAMES_IN_FLIGHT 1
+#define MAX_FRAMES_IN_FLIGHT 8
 
 enum
 {
@@ -28,6 +33,7 @@ enum
   PROP_DEVICE_ID,
   PROP_BACKEND,
   PROP_BORDER,
+  PROP_FRAMES_IN_FLIGHT,
 };
 
 /* Device copies of one frame's planes, in and out. */
@@ -39,20 +45,40 @@ typedef struct
   size_t out_stride[GST_VIDEO_MAX_PLANES];
 } DeviceFrame;
 
+/* One frame in flight: its buffers (mapped until its work is done, since DMA
+ * reads and writes them), the properties as they were when it arrived and,
+ * on the GPU, its own planes, scratch and stream, so frames overlap. */
+typedef struct
+{
+  GstBuffer *inbuf;
+  GstBuffer *outbuf;
+  GstVideoFrame in;
+  GstVideoFrame out;
+  gpointer params;
+  CfBorder border;
+
+  /* GPU: the stream from start(), the planes from set_info() */
+  CfStream stream;
+  CfScratch scratch;
+  DeviceFrame dev;
+} Slot;
+
 typedef struct
 {
   /* properties, under the object lock */
   gint device_id;
   GstCudaFilterBackend backend;
   CfBorder border;
+  guint frames_in_flight;
 
   /* streaming state, from start() to stop() */
   GstCudaContext *context;
   gboolean use_gpu;
-  CfStream stream;
-  CfScratch scratch;
   GstAllocator *pinned;
-  DeviceFrame dev;
+  guint n_slots;                /* frames-in-flight as read at start() */
+  Slot slots[MAX_FRAMES_IN_FLIGHT];
+  guint head;                   /* oldest frame in flight */
+  guint pending;                /* frames in flight, in input order */
 
   /* per format, from set_info() */
   guint n_planes;
@@ -60,7 +86,7 @@ typedef struct
   gsize row_bytes[GST_VIDEO_MAX_PLANES];
   gint rows[GST_VIDEO_MAX_PLANES];
 
-  /* per frame: the properties as they were when the frame arrived */
+  /* the properties as they were when the last frame arrived */
   gpointer params;
   CfBorder frame_border;
 } GstCudaFilterPrivate;
@@ -132,27 +158,52 @@ gst_cuda_filter_class_add_pad_templates (GstElementClass * klass)
 /* Device resources                                                     */
 
 static void
-free_device_frame (GstCudaFilterPrivate * priv)
+free_device_frame (DeviceFrame * dev)
 {
   for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
-    cf_device_free (priv->dev.in[p]);
-    cf_device_free (priv->dev.out[p]);
+    cf_device_free (dev->in[p]);
+    cf_device_free (dev->out[p]);
   }
-  memset (&priv->dev, 0, sizeof (priv->dev));
+  memset (dev, 0, sizeof (*dev));
 }
 
 static CfStatus
-alloc_device_frame (GstCudaFilterPrivate * priv)
+alloc_device_frame (GstCudaFilterPrivate * priv, DeviceFrame * dev)
 {
   CfStatus st = CF_OK;
 
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    st = cf_device_alloc_2d (&priv->dev.in[p], &priv->dev.in_stride[p],
+    st = cf_device_alloc_2d (&dev->in[p], &dev->in_stride[p],
         priv->row_bytes[p], priv->rows[p]);
     if (st == CF_OK)
-      st = cf_device_alloc_2d (&priv->dev.out[p], &priv->dev.out_stride[p],
+      st = cf_device_alloc_2d (&dev->out[p], &dev->out_stride[p],
           priv->row_bytes[p], priv->rows[p]);
   }
+  return st;
+}
+
+/* With the context pushed. */
+static void
+free_slots (GstCudaFilterPrivate * priv)
+{
+  for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++) {
+    Slot *slot = &priv->slots[i];
+
+    free_device_frame (&slot->dev);
+    cf_scratch_release (&slot->scratch);
+    cf_stream_destroy (slot->stream);
+    slot->stream = NULL;
+  }
+}
+
+/* One stream per slot, made once here and never per frame. */
+static CfStatus
+create_slot_streams (GstCudaFilterPrivate * priv)
+{
+  CfStatus st = CF_OK;
+
+  for (guint i = 0; i < priv->n_slots && st == CF_OK; i++)
+    st = cf_stream_create (&priv->slots[i].stream);
   return st;
 }
 
@@ -162,17 +213,14 @@ release_gpu (GstCudaFilter * self)
   GstCudaFilterPrivate *priv = PRIV (self);
 
   if (priv->context && gst_cuda_context_push (priv->context)) {
-    free_device_frame (priv);
-    cf_scratch_release (&priv->scratch);
-    cf_stream_destroy (priv->stream);
+    free_slots (priv);
     gst_cuda_context_pop (NULL);
   }
-  priv->stream = NULL;
   gst_clear_object (&priv->pinned);
   priv->use_gpu = FALSE;
 }
 
-/* Finds or creates the shared CUDA context and this element's stream.
+/* Finds or creates the shared CUDA context and this element's streams.
  * Returns FALSE with nothing held when there is no usable device. */
 static gboolean
 acquire_gpu (GstCudaFilter * self, gint device_id)
@@ -191,7 +239,7 @@ acquire_gpu (GstCudaFilter * self, gint device_id)
   }
   if (!gst_cuda_context_push (priv->context))
     return FALSE;
-  st = cf_stream_create (&priv->stream);
+  st = create_slot_streams (priv);
   gst_cuda_context_pop (NULL);
   if (st != CF_OK) {
     GST_WARNING_OBJECT (self, "no CUDA stream: %s", cf_last_error_string ());
@@ -213,9 +261,11 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (self);
   backend = priv->backend;
   device_id = priv->device_id;
+  priv->n_slots = priv->frames_in_flight;
   GST_OBJECT_UNLOCK (self);
 
   priv->use_gpu = FALSE;
+  priv->head = priv->pending = 0;
   if (backend == GST_CUDA_FILTER_BACKEND_CPU)
     return TRUE;
   if (acquire_gpu (self, device_id))
@@ -236,11 +286,15 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   return TRUE;
 }
 
+static void queue_discard (GstCudaFilter * self);
+
 static gboolean
 gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
+  /* Streaming has stopped: frames still in flight can only be dropped. */
+  queue_discard (self);
   release_gpu (self);
   gst_clear_object (&PRIV (self)->context);
   return TRUE;
@@ -287,6 +341,8 @@ describe_plane (const GstVideoInfo * info, guint p, GstCudaFilterPlane * pl,
   *rows = pl->src.height;
 }
 
+static CfStatus queue_wait (GstCudaFilter * self);
+
 static gboolean
 gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
@@ -312,21 +368,37 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   if (!priv->use_gpu)
     return TRUE;
 
-  /* The previous frame finished before this caps event arrived (one
-   * synchronisation per frame), so its planes can go now. */
+  /* A caps event drains the frames in flight before it gets here, but a
+   * renegotiation may not: let their work end before their planes go. */
   if (!gst_cuda_context_push (priv->context))
     return FALSE;
-  free_device_frame (priv);
-  st = alloc_device_frame (priv);
+  st = queue_wait (self);
+  for (guint i = 0; i < priv->n_slots && st == CF_OK; i++) {
+    free_device_frame (&priv->slots[i].dev);
+    st = alloc_device_frame (priv, &priv->slots[i].dev);
+  }
   gst_cuda_context_pop (NULL);
   if (st != CF_OK) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("Cannot allocate GPU memory for %dx%d %s frames: %s.",
-            in_info->width, in_info->height,
+        ("Cannot allocate GPU memory for %u %dx%d %s frames: %s.",
+            priv->n_slots, in_info->width, in_info->height,
             GST_VIDEO_INFO_NAME (in_info), cf_status_string (st)),
         ("%s", cf_last_error_string ()));
     return FALSE;
   }
+  return TRUE;
+}
+
+/* GstVideoFilter makes an element without transform_frame work in place;
+ * frames in flight need a separate output buffer each. */
+static gboolean
+gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->set_caps
+      (trans, incaps, outcaps))
+    return FALSE;
+  gst_base_transform_set_in_place (trans, FALSE);
   return TRUE;
 }
 
@@ -374,10 +446,11 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
     return FALSE;
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_add_allocation_param (query, priv->pinned, NULL);
-  pool = new_pinned_pool (self, caps, 2, 0);
+  /* Every frame in flight holds its input buffer, plus one being filled. */
+  pool = new_pinned_pool (self, caps, priv->n_slots + 1, 0);
   if (!pool)
     return FALSE;
-  gst_query_add_allocation_pool (query, pool, info.size, 2, 0);
+  gst_query_add_allocation_pool (query, pool, info.size, priv->n_slots + 1, 0);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -389,7 +462,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   GstCudaFilterPrivate *priv = PRIV (self);
   GstBufferPool *pool;
   GstCaps *caps;
-  guint size, min = 2, max = 0;
+  guint size, min = 0, max = 0;
 
   if (!priv->use_gpu)
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)
@@ -398,10 +471,12 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps)
     return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0) {
+  if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
-    min = MAX (min, 2);
-  }
+  /* Every frame in flight holds its output buffer, plus downstream's. */
+  min = MAX (min, 1) + priv->n_slots;
+  if (max && max < min)
+    max = min;
   pool = new_pinned_pool (self, caps, min, max);
   if (!pool)
     return FALSE;
@@ -450,101 +525,313 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   }
 }
 
-static void
-bind_host_plane (CfPlane * plane, GstVideoFrame * frame, guint p)
+/* Makes the element's CUDA context current; nothing to do on the CPU. */
+static gboolean
+push_context (GstCudaFilterPrivate * priv)
 {
-  plane->data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
-  plane->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+  return !priv->use_gpu || gst_cuda_context_push (priv->context);
 }
 
+static void
+pop_context (GstCudaFilterPrivate * priv)
+{
+  if (priv->use_gpu)
+    gst_cuda_context_pop (NULL);
+}
+
+static GstFlowReturn
+filter_error (GstCudaFilter * self, CfStatus st)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+
+  GST_ELEMENT_ERROR (self, STREAM, FAILED,
+      ("Filtering a %dx%d %s frame failed: %s.", info->width, info->height,
+          GST_VIDEO_INFO_NAME (info), cf_status_string (st)),
+      ("backend %s: %s", priv->use_gpu ? "cuda" : "cpu",
+          priv->use_gpu ? cf_last_error_string () : "reference"));
+  return GST_FLOW_ERROR;
+}
+
+/* Plane @p of @slot's frame, reading @src and writing @dst. */
+static GstCudaFilterPlane
+slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
+    void *src, gsize src_stride, void *dst, gsize dst_stride)
+{
+  GstCudaFilterPlane pl = priv->planes[p];
+
+  pl.src.data = src;
+  pl.src.stride = src_stride;
+  pl.dst.data = dst;
+  pl.dst.stride = dst_stride;
+  pl.border = slot->border;
+  return pl;
+}
+
+/* Queues upload, filter and download of @slot's frame on the slot's own
+ * stream, so they overlap with other frames' work; nothing waits here. */
 static CfStatus
-filter_planes (GstCudaFilter * self, const CfExec * exec)
+launch_on_gpu (GstCudaFilter * self, Slot * slot)
 {
   GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
   GstCudaFilterPrivate *priv = PRIV (self);
+  CfExec exec = { 1, slot->stream, &slot->scratch };
+  DeviceFrame *dev = &slot->dev;
+  CfStatus st = CF_OK;
+
+  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
+    st = cf_copy_2d_async (dev->in[p], dev->in_stride[p],
+        GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p), priv->row_bytes[p],
+        priv->rows[p], slot->stream);
+  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
+    GstCudaFilterPlane pl = slot_plane (priv, slot, p, dev->in[p],
+        dev->in_stride[p], dev->out[p], dev->out_stride[p]);
+    st = klass->filter_plane (self, slot->params, &pl, &exec);
+  }
+  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
+    st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
+        dev->out_stride[p], priv->row_bytes[p], priv->rows[p], slot->stream);
+  return st;
+}
+
+static CfStatus
+filter_on_cpu (GstCudaFilter * self, Slot * slot)
+{
+  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  GstCudaFilterPrivate *priv = PRIV (self);
+  CfExec exec = { 0, NULL, NULL };
   CfStatus st = CF_OK;
 
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    priv->planes[p].border = priv->frame_border;
-    st = klass->filter_plane (self, priv->params, &priv->planes[p], exec);
+    GstCudaFilterPlane pl = slot_plane (priv, slot, p,
+        GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
+        GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
+    st = klass->filter_plane (self, slot->params, &pl, &exec);
   }
   return st;
 }
 
-/* Host frames in, host frames out: upload, filter, download, all queued on
- * the element's stream, then one synchronisation. */
-static CfStatus
-transform_on_gpu (GstCudaFilter * self, GstVideoFrame * in, GstVideoFrame * out)
+static Slot *
+queue_slot (GstCudaFilterPrivate * priv, guint i)
 {
-  GstCudaFilterPrivate *priv = PRIV (self);
-  CfExec exec = { 1, priv->stream, &priv->scratch };
-  CfStatus st = CF_OK;
-
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    GstCudaFilterPlane *pl = &priv->planes[p];
-    st = cf_copy_2d_async (priv->dev.in[p], priv->dev.in_stride[p],
-        GST_VIDEO_FRAME_PLANE_DATA (in, p), GST_VIDEO_FRAME_PLANE_STRIDE (in,
-            p), priv->row_bytes[p], priv->rows[p], priv->stream);
-    pl->src.data = priv->dev.in[p];
-    pl->src.stride = priv->dev.in_stride[p];
-    pl->dst.data = priv->dev.out[p];
-    pl->dst.stride = priv->dev.out_stride[p];
-  }
-  if (st == CF_OK)
-    st = filter_planes (self, &exec);
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
-    st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (out, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (out, p), priv->dev.out[p],
-        priv->dev.out_stride[p], priv->row_bytes[p], priv->rows[p],
-        priv->stream);
-  /* Synchronise even after a failure: nothing may still read the frames. */
-  CfStatus sync = cf_stream_synchronize (priv->stream);
-  return st != CF_OK ? st : sync;
+  return &priv->slots[(priv->head + i) % priv->n_slots];
 }
 
-static CfStatus
-transform_on_cpu (GstCudaFilter * self, GstVideoFrame * in, GstVideoFrame * out)
+/* Maps @slot's buffers for the whole time DMA may touch them. */
+static gboolean
+map_slot (GstCudaFilter * self, Slot * slot)
 {
-  GstCudaFilterPrivate *priv = PRIV (self);
-  CfExec exec = { 0, NULL, NULL };
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
 
-  for (guint p = 0; p < priv->n_planes; p++) {
-    bind_host_plane (&priv->planes[p].src, in, p);
-    bind_host_plane (&priv->planes[p].dst, out, p);
-  }
-  return filter_planes (self, &exec);
+  if (!gst_video_frame_map (&slot->in, &filter->in_info, slot->inbuf,
+          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF))
+    return FALSE;
+  if (gst_video_frame_map (&slot->out, &filter->out_info, slot->outbuf,
+          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF))
+    return TRUE;
+  gst_video_frame_unmap (&slot->in);
+  return FALSE;
 }
 
+/* Starts filtering @inbuf (taken) in the next free slot with the
+ * properties of its arrival: on the GPU the work is only queued, on the CPU
+ * it is done here. Either way the frame now counts as in flight. */
 static GstFlowReturn
-gst_cuda_filter_transform_frame (GstVideoFilter * filter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+queue_push (GstCudaFilter * self, GstBuffer * inbuf)
 {
-  GstCudaFilter *self = GST_CUDA_FILTER (filter);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
   GstCudaFilterPrivate *priv = PRIV (self);
+  Slot *slot = queue_slot (priv, priv->pending);
+  GstFlowReturn ret;
   CfStatus st;
 
-  if (priv->use_gpu) {
-    if (!gst_cuda_context_push (priv->context)) {
-      GST_ELEMENT_ERROR (self, LIBRARY, FAILED,
-          ("Cannot make the CUDA context current."), (NULL));
-      return GST_FLOW_ERROR;
-    }
-    st = transform_on_gpu (self, in_frame, out_frame);
-    gst_cuda_context_pop (NULL);
-  } else {
-    st = transform_on_cpu (self, in_frame, out_frame);
+  ret = GST_BASE_TRANSFORM_GET_CLASS (self)->prepare_output_buffer (trans,
+      inbuf, &slot->outbuf);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (inbuf);
+    return ret;
   }
-
-  if (st != CF_OK) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Filtering a %dx%d %s frame failed: %s.",
-            GST_VIDEO_FRAME_WIDTH (in_frame), GST_VIDEO_FRAME_HEIGHT (in_frame),
-            GST_VIDEO_INFO_NAME (&in_frame->info), cf_status_string (st)),
-        ("backend %s: %s", priv->use_gpu ? "cuda" : "cpu",
-            priv->use_gpu ? cf_last_error_string () : "reference"));
+  slot->inbuf = inbuf;
+  if (!map_slot (self, slot)) {
+    gst_clear_buffer (&slot->inbuf);
+    gst_clear_buffer (&slot->outbuf);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a video frame."),
+        (NULL));
     return GST_FLOW_ERROR;
   }
-  return GST_FLOW_OK;
+  if (!slot->params)
+    slot->params = g_malloc0 (klass->params_size);
+  memcpy (slot->params, priv->params, klass->params_size);
+  slot->border = priv->frame_border;
+  priv->pending++;
+
+  if (!push_context (priv))
+    return filter_error (self, CF_ERROR_NO_DEVICE);
+  st = priv->use_gpu ? launch_on_gpu (self, slot) : filter_on_cpu (self, slot);
+  pop_context (priv);
+  return st == CF_OK ? GST_FLOW_OK : filter_error (self, st);
+}
+
+/* Takes the oldest frame out once its work is done (even a failed one:
+ * no copy may still touch its buffers when they go). */
+static CfStatus
+queue_pop (GstCudaFilter * self, GstBuffer ** outbuf)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  Slot *slot = queue_slot (priv, 0);
+  CfStatus st = CF_OK;
+
+  if (priv->use_gpu && gst_cuda_context_push (priv->context)) {
+    st = cf_stream_synchronize (slot->stream);
+    gst_cuda_context_pop (NULL);
+  } else if (priv->use_gpu) {
+    st = CF_ERROR_NO_DEVICE;
+  }
+  gst_video_frame_unmap (&slot->in);
+  gst_video_frame_unmap (&slot->out);
+  gst_clear_buffer (&slot->inbuf);
+  *outbuf = slot->outbuf;
+  slot->outbuf = NULL;
+  priv->head = (priv->head + 1) % priv->n_slots;
+  priv->pending--;
+  if (st != CF_OK)
+    gst_clear_buffer (outbuf);
+  return st;
+}
+
+/* Waits for every frame in flight, keeping them queued. With the context
+ * pushed. */
+static CfStatus
+queue_wait (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  CfStatus st = CF_OK;
+
+  for (guint i = 0; i < priv->pending && priv->use_gpu; i++) {
+    CfStatus s = cf_stream_synchronize (queue_slot (priv, i)->stream);
+    st = st != CF_OK ? st : s;
+  }
+  return st;
+}
+
+/* Drops the frames in flight (flush, stop) once no copy touches them. */
+static void
+queue_discard (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+
+  if (priv->pending)
+    GST_DEBUG_OBJECT (self, "discarding %u frames in flight", priv->pending);
+  while (priv->pending) {
+    GstBuffer *buf;
+
+    queue_pop (self, &buf);
+    gst_clear_buffer (&buf);
+  }
+}
+
+/* Sends the frames in flight downstream, oldest first, before an event
+ * (EOS, caps, segment...) that must follow them. */
+static GstFlowReturn
+queue_drain (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (priv->pending) {
+    GstBuffer *buf;
+    CfStatus st = queue_pop (self, &buf);
+
+    if (st != CF_OK && ret == GST_FLOW_OK)
+      ret = filter_error (self, st);
+    if (buf && ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
+    else
+      gst_clear_buffer (&buf);
+  }
+  return ret;
+}
+
+/* One call per frame out: the input frame (if any) goes in flight, and the
+ * oldest comes out once frames-in-flight are in the GPU. A frame that
+ * passes through first lets every frame in flight out, one per call. */
+static GstFlowReturn
+gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstCudaFilterPrivate *priv = PRIV (self);
+  gboolean passthrough = gst_base_transform_is_passthrough (trans);
+  GstFlowReturn ret = GST_FLOW_OK;
+  CfStatus st;
+
+  *outbuf = NULL;
+  if (trans->queued_buf && passthrough && !priv->pending)
+    return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)
+        ->generate_output (trans, outbuf);
+  if (trans->queued_buf && !passthrough) {
+    GstBuffer *inbuf = trans->queued_buf;
+
+    trans->queued_buf = NULL;
+    ret = queue_push (self, inbuf);
+  }
+  if (ret != GST_FLOW_OK || !priv->pending)
+    return ret;
+  if (priv->pending < priv->n_slots && !trans->queued_buf)
+    return GST_FLOW_OK;
+  st = queue_pop (self, outbuf);
+  return st == CF_OK ? GST_FLOW_OK : filter_error (self, st);
+}
+
+static gboolean
+gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+
+  /* FLUSH_STOP, not FLUSH_START: only then has the streaming thread let go
+   * of the queue. */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    queue_discard (self);
+  } else if (GST_EVENT_IS_SERIALIZED (event)) {
+    GstFlowReturn ret = queue_drain (self);
+
+    if (ret != GST_FLOW_OK)
+      GST_DEBUG_OBJECT (self, "draining before %s: %s",
+          GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->sink_event
+      (trans, event);
+}
+
+/* A frame leaves when frames-in-flight - 1 more have come in: that many
+ * frame durations add to upstream's latency. With framerate 0/1 (variable)
+ * a frame's duration is unknown and nothing is added. */
+static gboolean
+latency_query (GstBaseTransform * trans, GstQuery * query)
+{
+  GstCudaFilterPrivate *priv = PRIV (trans);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (trans)->in_info;
+  GstClockTime min, max, added = 0;
+  gboolean live;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->query (trans,
+          GST_PAD_SRC, query))
+    return FALSE;
+  gst_query_parse_latency (query, &live, &min, &max);
+  if (info->fps_n > 0 && info->fps_d > 0 && priv->n_slots > 1)
+    added = gst_util_uint64_scale_int (GST_SECOND * (priv->n_slots - 1),
+        info->fps_d, info->fps_n);
+  GST_DEBUG_OBJECT (trans, "adding %" GST_TIME_FORMAT " for %u frames in "
+      "flight", GST_TIME_ARGS (added), priv->n_slots);
+  min += added;
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += added;
+  gst_query_set_latency (query, live, min, max);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -568,6 +855,8 @@ static gboolean
 gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && direction == GST_PAD_SRC)
+    return latency_query (trans, query);
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
       && gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
           PRIV (trans)->context))
@@ -596,6 +885,9 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
     case PROP_BORDER:
       priv->border = g_value_get_enum (value);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      priv->frames_in_flight = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -620,6 +912,9 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_BORDER:
       g_value_set_enum (value, priv->border);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, priv->frames_in_flight);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -630,7 +925,11 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
 static void
 gst_cuda_filter_finalize (GObject * object)
 {
-  g_free (PRIV (object)->params);
+  GstCudaFilterPrivate *priv = PRIV (object);
+
+  g_free (priv->params);
+  for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++)
+    g_free (priv->slots[i].params);
   G_OBJECT_CLASS (gst_cuda_filter_parent_class)->finalize (object);
 }
 
@@ -662,6 +961,15 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "How pixels outside the frame are read", GST_TYPE_CUDA_FILTER_BORDER,
           DEFAULT_BORDER, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "How many frames may be in the GPU at once: upload, filtering and "
+          "download of different frames overlap, and each frame leaves "
+          "frames-in-flight - 1 frames later (reported as latency). 1 adds "
+          "no latency. Read when the element starts", 1,
+          MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
 
@@ -674,12 +982,14 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_filter_propose_allocation);
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_decide_allocation);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_filter_sink_event);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_caps);
   /* Never in place: the output is a separate (pinned) buffer. */
   trans_class->transform_ip_on_passthrough = FALSE;
 
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
-  filter_class->transform_frame =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_frame);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND, 0);
@@ -694,4 +1004,5 @@ gst_cuda_filter_init (GstCudaFilter * self)
   priv->device_id = DEFAULT_DEVICE_ID;
   priv->backend = DEFAULT_BACKEND;
   priv->border = DEFAULT_BORDER;
+  priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
 }

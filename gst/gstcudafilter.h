@@ -2,9 +2,11 @@
  *
  * It owns what the elements share: the CUDA context (shared with other CUDA
  * elements through GstContext), the backend choice, caps, pinned host
- * buffers, device planes, the element's CUDA stream, per-frame parameter
- * snapshots and passthrough. An element only describes its parameters and
- * filters one plane at a time through the cuda/ filter API.
+ * buffers, frames in flight (each with its own device planes and CUDA
+ * stream, so that upload, filtering and download of different frames
+ * overlap), per-frame parameter snapshots and passthrough. An element only
+ * describes its parameters and filters one plane at a time through the
+ * cuda/ filter API.
  */
 #ifndef __GST_CUDA_FILTER_H__
 #define __GST_CUDA_FILTER_H__
@@ -55,14 +57,17 @@ struct _GstCudaFilterClass
   gsize params_size;
 
   /* Copies the element's properties into @params. Called with the object
-   * lock held, once per frame, so properties can change while PLAYING. */
+   * lock held, once per frame as it arrives, so properties can change while
+   * PLAYING; the frame keeps its copy while it is in flight. */
   void (*snapshot) (GstCudaFilter * self, gpointer params);
 
   /* TRUE when @params leave every frame unchanged: the element then goes
    * passthrough. */
   gboolean (*is_identity) (GstCudaFilter * self, gconstpointer params);
 
-  /* Filters one plane, on the GPU or with the reference as @exec says. */
+  /* Filters one plane, on the GPU or with the reference as @exec says.
+   * On the GPU it only queues work on exec->stream (one per frame in
+   * flight, with its own scratch) and never synchronises. */
   CfStatus (*filter_plane) (GstCudaFilter * self, gconstpointer params,
       const GstCudaFilterPlane * plane, const CfExec * exec);
 };

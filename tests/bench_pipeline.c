@@ -1,0 +1,443 @@
+/* Whole-pipeline benchmark: frames per second and per-frame latency of
+ * `appsrc ! cudagaussianblur sigma=2 ! fakesink` for 1920x1080 and
+ * 3840x2160, RGBA, NV12 and GRAY16_LE, 1 to 3 frames in flight, with
+ * pinned and with pageable input; in the same run the floor (pinned H2D +
+ * D2H of the same frames on two streams, and the same from pageable frames,
+ * directly or staged through pinned buffers by memcpy) and
+ * `cudaupload ! cudadownload` where nvcodec is installed; then 8 concurrent
+ * 1080p pipelines.
+ *
+ * appsrc pushes pre-made frames (a new GstBuffer sharing their memory per
+ * frame, no pixel work). Latency is from the element's sink pad to its src
+ * pad, frame by frame; fps counts frames leaving after a warm-up.
+ *   GST_PLUGIN_PATH=build/gst build/tests/bench_pipeline [SECONDS_PER_RUN]
+ * Prints a markdown table; exits 77 without a GPU or the plugin. */
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_runtime.h"
+
+#define N_SOURCE_FRAMES 4       /* pre-made frames pushed in rotation */
+#define WARMUP 10
+#define MAX_FRAMES 20000
+#define N_CONCURRENT 8
+
+typedef struct
+{
+  GstVideoInfo info;
+  GstBuffer *frames[N_SOURCE_FRAMES];
+  guint8 *data[N_SOURCE_FRAMES];        /* their pixels */
+  void *pinned[N_SOURCE_FRAMES];        /* the same, when pinned */
+} Source;
+
+/* Times at which each frame enters and leaves the element under test. */
+typedef struct
+{
+  gint64 in[MAX_FRAMES];
+  gint64 out[MAX_FRAMES];
+  guint n_out;
+} Timing;
+
+static double seconds_per_run = 0.5;
+
+static Source *
+source_new (GstVideoFormat format, gint w, gint h, gboolean pinned)
+{
+  Source *src = g_new0 (Source, 1);
+
+  gst_video_info_set_format (&src->info, format, w, h);
+  for (guint i = 0; i < N_SOURCE_FRAMES; i++) {
+    gsize size = src->info.size;
+    guint8 *data;
+
+    if (pinned) {
+      /* Portable pinned memory, as the element's proposed pool holds. */
+      if (cf_host_alloc_pinned (&src->pinned[i], size) != CF_OK)
+        return NULL;
+      data = src->pinned[i];
+      src->frames[i] = gst_buffer_new_wrapped_full (0, data, size, 0, size,
+          NULL, NULL);
+    } else {
+      src->frames[i] = gst_buffer_new_allocate (NULL, size, NULL);
+      GstMapInfo map;
+      gst_buffer_map (src->frames[i], &map, GST_MAP_WRITE);
+      data = map.data;
+      gst_buffer_unmap (src->frames[i], &map);
+    }
+    src->data[i] = data;
+    /* touched once so every page is resident before timing */
+    for (gsize b = 0; b < size; b++)
+      data[b] = (guint8) (b * 31 + i * 7);
+  }
+  return src;
+}
+
+static void
+source_free (Source * src)
+{
+  for (guint i = 0; i < N_SOURCE_FRAMES; i++) {
+    gst_buffer_unref (src->frames[i]);
+    cf_host_free_pinned (src->pinned[i]);
+  }
+  g_free (src);
+}
+
+static GstPadProbeReturn
+stamp_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Timing *t = data;
+  guint64 i = GST_BUFFER_OFFSET (GST_PAD_PROBE_INFO_BUFFER (info));
+
+  if (i < MAX_FRAMES)
+    t->in[i] = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+stamp_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Timing *t = data;
+  guint64 i = GST_BUFFER_OFFSET (GST_PAD_PROBE_INFO_BUFFER (info));
+
+  if (i < MAX_FRAMES)
+    t->out[i] = g_get_monotonic_time ();
+  t->n_out++;
+  return GST_PAD_PROBE_OK;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+typedef struct
+{
+  double fps;
+  double latency_ms;            /* median */
+  gboolean ok;
+} Result;
+
+/* Frames to push so that a run lasts about seconds_per_run at @fps_guess. */
+static guint
+frame_count (double fps_guess)
+{
+  return CLAMP ((guint) (fps_guess * seconds_per_run), 60, MAX_FRAMES);
+}
+
+static void
+add_probes (GstElement * pipeline, Timing * t)
+{
+  GstElement *first = gst_bin_get_by_name (GST_BIN (pipeline), "first");
+  GstElement *last = gst_bin_get_by_name (GST_BIN (pipeline), "last");
+  GstPad *sink, *src;
+
+  if (!last)
+    last = gst_object_ref (first);
+  sink = gst_element_get_static_pad (first, "sink");
+  src = gst_element_get_static_pad (last, "src");
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, stamp_in, t, NULL);
+  gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, stamp_out, t, NULL);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (first);
+  gst_object_unref (last);
+}
+
+static Result
+summarise (Timing * t, guint n)
+{
+  Result r = { 0 };
+  double *lat = g_new (double, n);
+  guint k = 0;
+
+  if (t->n_out != n) {
+    fprintf (stderr, "%u frames in, %u out\n", n, t->n_out);
+    g_free (lat);
+    return r;
+  }
+  for (guint i = WARMUP; i < n; i++)
+    lat[k++] = (t->out[i] - t->in[i]) / 1000.0;
+  qsort (lat, k, sizeof (double), cmp_double);
+  r.latency_ms = lat[k / 2];
+  r.fps = (n - 1 - WARMUP) * 1e6 / (t->out[n - 1] - t->out[WARMUP]);
+  r.ok = TRUE;
+  g_free (lat);
+  return r;
+}
+
+/* Runs `appsrc ! @middle ! fakesink` over @n frames of @src; @middle names
+ * its first element "first" and its last "last" (or only "first" when it
+ * is one element). */
+static Result
+run_pipeline (const gchar * middle, Source * src, guint n)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time block=true "
+      "max-buffers=4 max-bytes=0 ! %s ! fakesink sync=false", middle);
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *appsrc;
+  GstCaps *caps;
+  GstMessage *msg;
+  Timing *t = g_new0 (Timing, 1);
+  Result r = { 0 };
+  GstFlowReturn ret;
+
+  g_free (desc);
+  if (!pipeline) {
+    fprintf (stderr, "%s\n", err->message);
+    g_clear_error (&err);
+    g_free (t);
+    return r;
+  }
+  appsrc = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  caps = gst_video_info_to_caps (&src->info);
+  g_object_set (appsrc, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  add_probes (pipeline, t);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  for (guint i = 0; i < n; i++) {
+    GstBuffer *buf = gst_buffer_copy (src->frames[i % N_SOURCE_FRAMES]);
+
+    GST_BUFFER_OFFSET (buf) = i;
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (i, GST_SECOND, 30);
+    g_signal_emit_by_name (appsrc, "push-buffer", buf, &ret);
+    gst_buffer_unref (buf);
+    if (ret != GST_FLOW_OK)
+      break;
+  }
+  g_signal_emit_by_name (appsrc, "end-of-stream", &ret);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fprintf (stderr, "error: %s\n", err->message);
+    g_clear_error (&err);
+  } else {
+    r = summarise (t, n);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (appsrc);
+  gst_object_unref (pipeline);
+  g_free (t);
+  return r;
+}
+
+/* How the copy floor reads its frames. */
+typedef enum
+{
+  FLOOR_PINNED,                 /* straight from pinned frames */
+  FLOOR_PAGEABLE,               /* straight from pageable frames */
+  FLOOR_STAGED,                 /* memcpy of pageable frames to pinned first */
+} FloorMode;
+
+static const gchar *floor_names[] = {
+  "floor: pinned H2D+D2H, 2 streams",
+  "floor: pageable H2D, pinned D2H, 2 streams",
+  "floor: memcpy to pinned staging, H2D+D2H, 2 streams",
+};
+
+/* H2D then D2H of every frame, frames alternating between two streams so
+ * one frame's upload overlaps the previous one's download. */
+static void
+copy_frames (Source * src, FloorMode mode, guint n, CfStream * s, void **dev,
+    void **out, void **staging)
+{
+  gsize size = src->info.size;
+
+  for (guint i = 0; i < n; i++) {
+    guint k = i % 2;
+    const void *in = src->data[i % N_SOURCE_FRAMES];
+
+    if (mode == FLOOR_STAGED) {
+      /* the staging buffer is free once its previous upload is done */
+      cf_stream_synchronize (s[k]);
+      memcpy (staging[k], in, size);
+      in = staging[k];
+    }
+    cf_copy_2d_async (dev[k], size, in, size, size, 1, s[k]);
+    cf_copy_2d_async (out[k], size, dev[k], size, size, 1, s[k]);
+  }
+  cf_stream_synchronize (s[0]);
+  cf_stream_synchronize (s[1]);
+}
+
+static double
+copy_floor_fps (Source * src, FloorMode mode)
+{
+  gsize size = src->info.size;
+  CfStream s[2];
+  void *dev[2], *out[2], *staging[2];
+  gint64 start;
+  guint n;
+  double fps;
+
+  for (guint k = 0; k < 2; k++) {
+    cf_stream_create (&s[k]);
+    cf_device_alloc (&dev[k], size);
+    cf_host_alloc_pinned (&out[k], size);
+    cf_host_alloc_pinned (&staging[k], size);
+  }
+  /* a warm-up pass sizes the timed one */
+  start = g_get_monotonic_time ();
+  copy_frames (src, mode, WARMUP, s, dev, out, staging);
+  n = frame_count (WARMUP * 1e6 / (g_get_monotonic_time () - start));
+  start = g_get_monotonic_time ();
+  copy_frames (src, mode, n, s, dev, out, staging);
+  fps = n * 1e6 / (g_get_monotonic_time () - start);
+  for (guint k = 0; k < 2; k++) {
+    cf_stream_destroy (s[k]);
+    cf_device_free (dev[k]);
+    cf_host_free_pinned (out[k]);
+    cf_host_free_pinned (staging[k]);
+  }
+  return fps;
+}
+
+static void
+print_row (const gchar * size, const gchar * format, const gchar * path,
+    const gchar * fif, Result r, double floor_fps, gsize frame_bytes)
+{
+  if (!r.ok) {
+    printf ("| %s | %s | %s | %s | failed | | | |\n", size, format, path, fif);
+    return;
+  }
+  printf ("| %s | %s | %s | %s | %.0f | ", size, format, path, fif, r.fps);
+  if (r.latency_ms >= 0)
+    printf ("%.2f", r.latency_ms);
+  printf (" | %.1f | %.0f%% |\n", r.fps * frame_bytes * 2 / 1e9,
+      100.0 * r.fps / floor_fps);
+}
+
+static void
+bench_format (GstVideoFormat format, gint w, gint h, gboolean have_upload)
+{
+  const gchar *fname = gst_video_format_to_string (format);
+  gchar *size = g_strdup_printf ("%dx%d", w, h);
+  Source *pinned = source_new (format, w, h, TRUE);
+  Source *pageable = source_new (format, w, h, FALSE);
+  double floor_fps = copy_floor_fps (pinned, FLOOR_PINNED);
+  gsize bytes = pinned->info.size;
+
+  for (FloorMode m = FLOOR_PINNED; m <= FLOOR_STAGED; m++) {
+    /* the copies have no per-frame latency of interest: none shown */
+    Result r = { m == FLOOR_PINNED ? floor_fps :
+      copy_floor_fps (pageable, m), -1, TRUE
+    };
+    print_row (size, fname, floor_names[m], "-", r, floor_fps, bytes);
+  }
+  /* GstCudaMemory has no GRAY formats in 1.22 */
+  if (have_upload && !GST_VIDEO_FORMAT_INFO_IS_GRAY (pinned->info.finfo)) {
+    Result r = run_pipeline ("cudaupload name=first ! cudadownload name=last",
+        pageable, frame_count (floor_fps / 2));
+    print_row (size, fname, "cudaupload ! cudadownload", "-", r, floor_fps,
+        bytes);
+  }
+  for (guint mem = 0; mem < 2; mem++)
+    for (guint fif = 1; fif <= 3; fif++) {
+      gchar *middle = g_strdup_printf ("cudagaussianblur name=first "
+          "backend=cuda sigma=2 frames-in-flight=%u", fif);
+      gchar *fif_s = g_strdup_printf ("%u", fif);
+      Result r = run_pipeline (middle, mem ? pageable : pinned,
+          frame_count (floor_fps / 2));
+
+      print_row (size, fname, mem ? "cudagaussianblur, pageable in" :
+          "cudagaussianblur, pinned in", fif_s, r, floor_fps, bytes);
+      g_free (middle);
+      g_free (fif_s);
+    }
+  source_free (pinned);
+  source_free (pageable);
+  g_free (size);
+}
+
+typedef struct
+{
+  Source *src;
+  guint n;
+  Result r;
+} Concurrent;
+
+static gpointer
+concurrent_thread (gpointer data)
+{
+  Concurrent *c = data;
+
+  c->r = run_pipeline ("cudagaussianblur name=first backend=cuda sigma=2 "
+      "frames-in-flight=2", c->src, c->n);
+  return NULL;
+}
+
+/* Several 1080p RGBA pipelines at once in one process: each its own
+ * element, streams and pools, one shared CUDA context. */
+static void
+bench_concurrent (void)
+{
+  Source *src = source_new (GST_VIDEO_FORMAT_RGBA, 1920, 1080, TRUE);
+  Concurrent c[N_CONCURRENT];
+  GThread *threads[N_CONCURRENT];
+  double min_fps = G_MAXDOUBLE, sum = 0;
+  guint failed = 0;
+
+  for (guint i = 0; i < N_CONCURRENT; i++) {
+    c[i].src = src;
+    c[i].n = frame_count (3000.0 / N_CONCURRENT);
+    threads[i] = g_thread_new ("pipeline", concurrent_thread, &c[i]);
+  }
+  for (guint i = 0; i < N_CONCURRENT; i++) {
+    g_thread_join (threads[i]);
+    failed += !c[i].r.ok;
+    min_fps = MIN (min_fps, c[i].r.fps);
+    sum += c[i].r.fps;
+  }
+  printf ("\n%d concurrent 1920x1080 RGBA pipelines (pinned in, 2 frames in "
+      "flight): %u failed or lost frames; slowest %.0f fps, sum %.0f fps\n",
+      N_CONCURRENT, failed, min_fps, sum);
+  source_free (src);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const gint sizes[][2] = { {1920, 1080}, {3840, 2160} };
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY16_LE
+  };
+  GstElementFactory *f;
+  gboolean have_upload;
+
+  gst_init (&argc, &argv);
+  if (argc > 1)
+    seconds_per_run = g_ascii_strtod (argv[1], NULL);
+  if (cf_device_count () == 0) {
+    fprintf (stderr, "no CUDA device\n");
+    return 77;
+  }
+  f = gst_element_factory_find ("cudagaussianblur");
+  if (!f) {
+    fprintf (stderr, "cudagaussianblur not found: set GST_PLUGIN_PATH\n");
+    return 77;
+  }
+  gst_object_unref (f);
+  f = gst_element_factory_find ("cudaupload");
+  have_upload = f != NULL;
+  g_clear_object (&f);
+
+  printf ("Median per-frame latency from the element's sink pad to its src "
+      "pad; GB/s counts both directions; %% of the pinned copy floor "
+      "measured in the same run.%s\n\n", have_upload ? "" :
+      " (no nvcodec: cudaupload ! cudadownload not measured)");
+  printf ("| size | format | path | frames in flight | fps | latency ms | "
+      "GB/s | of floor |\n|---|---|---|---|---|---|---|---|\n");
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+      bench_format (formats[i], sizes[s][0], sizes[s][1], have_upload);
+  bench_concurrent ();
+  return 0;
+}
