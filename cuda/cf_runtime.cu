@@ -137,6 +137,19 @@ cf_host_free_pinned (void *ptr)
 }
 
 extern "C" CfStatus
+cf_host_register (void *ptr, size_t bytes)
+{
+  return cf_status_from_cuda (cudaHostRegister (ptr, bytes, cudaHostRegisterPortable));
+}
+
+extern "C" void
+cf_host_unregister (void *ptr)
+{
+  if (ptr)
+    cudaHostUnregister (ptr);
+}
+
+extern "C" CfStatus
 cf_copy_2d_async (void *dst, size_t dst_stride, const void *src,
     size_t src_stride, size_t row_bytes, int rows, CfStream stream)
 {

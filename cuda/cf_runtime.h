@@ -29,6 +29,12 @@ void cf_device_free (void *ptr);
 CfStatus cf_host_alloc_pinned (void **ptr, size_t bytes);
 void cf_host_free_pinned (void *ptr);
 
+/* Page-locks existing host memory, portable across contexts, so that
+ * copies from it are asynchronous DMA at full speed; fails on memory that
+ * is already page-locked. cf_host_unregister undoes it. */
+CfStatus cf_host_register (void *ptr, size_t bytes);
+void cf_host_unregister (void *ptr);
+
 /* Asynchronous copy of `rows` rows of `row_bytes` bytes, in any direction
  * (the unified address space tells host from device). */
 CfStatus cf_copy_2d_async (void *dst, size_t dst_stride, const void *src,

@@ -621,6 +621,67 @@ queue_slot (GstCudaFilterPrivate * priv, guint i)
   return &priv->slots[(priv->head + i) % priv->n_slots];
 }
 
+/* Page-locking of upstream's system memory, kept on the memory itself. */
+typedef struct
+{
+  GstCudaContext *context;
+  void *base;                   /* the registered block; NULL: none */
+  gboolean tried;
+} Registration;
+
+static GQuark registration_quark;
+
+/* Runs when the memory is freed, before its block is. */
+static void
+registration_free (Registration * reg)
+{
+  if (reg->base && gst_cuda_context_push (reg->context)) {
+    cf_host_unregister (reg->base);
+    gst_cuda_context_pop (NULL);
+  }
+  gst_object_unref (reg->context);
+  g_free (reg);
+}
+
+/* Pages upstream did not lock go through the driver's staging copy, at a
+ * fraction of the bus speed (docs/performance.md). Memory that comes back
+ * (a pool's) is page-locked in place the second time it is seen, once, so
+ * its later uploads are DMA; one-shot buffers are not worth the cost. Only
+ * plain system memory, whose pointer stays put until it is freed. With the
+ * context pushed. */
+static void
+pin_recurring_memory (GstCudaFilter * self, GstBuffer * buf)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+
+  for (guint i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+    Registration *reg;
+    GstMapInfo map;
+
+    if (mem->parent || !gst_memory_is_type (mem, GST_ALLOCATOR_SYSMEM))
+      continue;
+    reg = gst_mini_object_get_qdata (GST_MINI_OBJECT (mem),
+        registration_quark);
+    if (!reg) {
+      reg = g_new0 (Registration, 1);
+      reg->context = gst_object_ref (priv->context);
+      gst_mini_object_set_qdata (GST_MINI_OBJECT (mem), registration_quark,
+          reg, (GDestroyNotify) registration_free);
+      continue;
+    }
+    if (reg->tried || !gst_memory_map (mem, &map, GST_MAP_READ))
+      continue;
+    reg->tried = TRUE;
+    if (cf_host_register (map.data - mem->offset, mem->maxsize) == CF_OK)
+      reg->base = map.data - mem->offset;
+    GST_DEBUG_OBJECT (self, "page-locking %" G_GSIZE_FORMAT " bytes at %p: %s",
+        mem->maxsize, map.data - mem->offset,
+        reg->base ? "done" : cf_last_error_string ());
+    gst_memory_unmap (mem, &map);
+  }
+}
+
 /* Maps @slot's buffers for the whole time DMA may touch them. */
 static gboolean
 map_slot (GstCudaFilter * self, Slot * slot)
@@ -672,6 +733,8 @@ queue_push (GstCudaFilter * self, GstBuffer * inbuf)
 
   if (!push_context (priv))
     return filter_error (self, CF_ERROR_NO_DEVICE);
+  if (priv->use_gpu)
+    pin_recurring_memory (self, inbuf);
   st = priv->use_gpu ? launch_on_gpu (self, slot) : filter_on_cpu (self, slot);
   pop_context (priv);
   return st == CF_OK ? GST_FLOW_OK : filter_error (self, st);
@@ -990,6 +1053,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->transform_ip_on_passthrough = FALSE;
 
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
+
+  registration_quark = g_quark_from_static_string ("cudafilter-pinned");
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND, 0);

@@ -331,6 +331,56 @@ GST_START_TEST (test_live_changes_apply_to_the_right_frame)
 
 GST_END_TEST;
 
+/* Outputs of 12 frames that reuse the memory of 3 pre-made ones, as a
+ * pool's buffers do (the CUDA backend page-locks such memory the second
+ * time it comes): RGBA 97x61, padded rows, 2 in flight. */
+static GPtrArray *
+run_recurring (guint backend, GstBuffer ** src)
+{
+  GstHarness *hrn = harness_new (backend, 2, "sigma=1.5", "RGBA", 97, 61);
+  GPtrArray *out = g_ptr_array_new_with_free_func (
+      (GDestroyNotify) gst_buffer_unref);
+  guint64 next = 0;
+
+  for (guint i = 0; i < 12; i++) {
+    GstBuffer *buf = gst_buffer_copy (src[i % 3]);
+
+    GST_BUFFER_OFFSET (buf) = i;
+    GST_BUFFER_PTS (buf) = i * FRAME_DURATION;
+    fail_unless_equals_int (gst_harness_push (hrn, buf), GST_FLOW_OK);
+  }
+  fail_unless (push_eos (hrn));
+  fail_unless_equals_int (pull_in_order (hrn, &next, out), 12);
+  gst_harness_teardown (hrn);
+  return out;
+}
+
+GST_START_TEST (test_recurring_input_memory)
+{
+  GstBuffer *src[3];
+  GPtrArray *cpu, *gpu;
+
+  for (guint i = 0; i < 3; i++)
+    src[i] = cf_random_frame (GST_VIDEO_FORMAT_RGBA, 97, 61, 12, i);
+  cpu = run_recurring (0, src);
+  for (guint i = 3; i < 12; i++)
+    fail_unless_equals_int (cf_frames_max_diff (cpu->pdata[i],
+            cpu->pdata[i % 3], GST_VIDEO_FORMAT_RGBA, 97, 61), 0);
+  if (n_backends () > 1) {
+    gpu = run_recurring (1, src);
+    for (guint i = 0; i < 12; i++)
+      fail_unless (cf_frames_max_diff (cpu->pdata[i], gpu->pdata[i],
+              GST_VIDEO_FORMAT_RGBA, 97, 61) <= 1,
+          "frame %u: CUDA and CPU differ", i);
+    g_ptr_array_unref (gpu);
+  }
+  g_ptr_array_unref (cpu);
+  for (guint i = 0; i < 3; i++)
+    gst_buffer_unref (src[i]);
+}
+
+GST_END_TEST;
+
 static gsize
 rss_bytes (void)
 {
@@ -432,6 +482,7 @@ streaming_suite (void)
   tcase_add_test (tc, test_state_cycling_with_frames_in_flight);
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_live_changes_apply_to_the_right_frame);
+  tcase_add_test (tc, test_recurring_input_memory);
   tcase_add_test (tc, test_long_run_memory_is_flat);
   return s;
 }
