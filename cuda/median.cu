@@ -8,8 +8,10 @@
 
 namespace {
 
-/* The largest radius that AUTO gives the register kernel. */
-constexpr int AUTO_REGISTERS_MAX_RADIUS = 4;
+/* The largest radius that AUTO gives the register kernel, by depth: beyond
+ * it the sliding histogram is faster (see docs/cudamedian.md). */
+constexpr int AUTO_REGISTERS_MAX_RADIUS_8 = 4;
+constexpr int AUTO_REGISTERS_MAX_RADIUS_16 = 5;
 
 size_t
 row_bytes (const CfPlane * p)
@@ -40,11 +42,12 @@ params_valid (const CfMedianParams * p)
 }
 
 bool
-use_registers (const CfMedianParams * p)
+use_registers (const CfMedianParams * p, int depth)
 {
   if (p->kernel != CF_MEDIAN_KERNEL_AUTO)
     return p->kernel == CF_MEDIAN_KERNEL_REGISTERS;
-  return p->radius_x == p->radius_y && p->radius_x <= AUTO_REGISTERS_MAX_RADIUS;
+  return p->radius_x == p->radius_y && p->radius_x <= (depth > 8 ?
+      AUTO_REGISTERS_MAX_RADIUS_16 : AUTO_REGISTERS_MAX_RADIUS_8);
 }
 
 /* One iteration from in to out; `cols` holds the separable column pass. */
@@ -53,7 +56,7 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
     const CfMedianParams * p, unsigned mask, cudaStream_t stream)
 {
   if (p->mode == CF_MEDIAN_EXACT) {
-    if (use_registers (p))
+    if (use_registers (p, in->depth))
       return cf_median_launch_registers (in, out, p->radius_x, p->border,
           mask, stream);
     return cf_median_launch_histogram (in, out, p->radius_x, p->radius_y,

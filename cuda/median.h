@@ -11,6 +11,8 @@ extern "C" {
 /* Largest window radius: windows up to 121 x 121, as seed 001's smoother. */
 #define CF_MEDIAN_MAX_RADIUS 60
 #define CF_MEDIAN_MAX_ITERATIONS 16
+/* The largest radius of the register-only kernel (11 x 11). */
+#define CF_MEDIAN_REGISTERS_MAX_RADIUS 5
 
 typedef enum {
   CF_MEDIAN_EXACT = 0,          /* the median of the whole window */
@@ -22,7 +24,8 @@ typedef enum {
  * window it supports. The reference ignores it. */
 typedef enum {
   CF_MEDIAN_KERNEL_AUTO = 0,
-  CF_MEDIAN_KERNEL_REGISTERS,   /* forgetful selection, square r <= 4 only */
+  CF_MEDIAN_KERNEL_REGISTERS,   /* forgetful selection, square windows up to
+                                 * CF_MEDIAN_REGISTERS_MAX_RADIUS */
   CF_MEDIAN_KERNEL_HISTOGRAM    /* sliding histogram, any window */
 } CfMedianKernel;
 

@@ -4,6 +4,7 @@
 #define CF_MEDIAN_KERNELS_CUH
 
 #include "cf_kernel.cuh"
+#include "median.h"
 
 /* Where sample j of a row (width pixels of ch channels) is read from: its
  * pixel brought inside the row by the border rule, its channel kept. */
@@ -13,9 +14,6 @@ cf_median_border_sample (int j, int width, int ch, CfBorder border)
   int x = j >= 0 ? j / ch : -((ch - 1 - j) / ch);
   return cf_border_index (x, width, border) * ch + (j - x * ch);
 }
-
-/* The largest radius of the register-only kernel (9 x 9). */
-#define CF_MEDIAN_REGISTERS_MAX_RADIUS 4
 
 /* Exact, square windows of radius 1..CF_MEDIAN_REGISTERS_MAX_RADIUS:
  * forgetful selection in registers (median_registers.cu). */

@@ -1,4 +1,4 @@
-/* Exact medians of square windows up to 9 x 9 in registers, by forgetful
+/* Exact medians of square windows up to 11 x 11 in registers, by forgetful
  * selection (seed 001, after McGuire): of n values, keep n / 2 + 2 in
  * registers, drop the minimum and the maximum (neither can be the median),
  * take the next value, until all are in and the median is the middle of 3.
@@ -176,6 +176,8 @@ launch_depth (const CfPlane * src, const CfPlane * dst, int radius,
       return launch < T, 3 > (src, dst, border, mask, stream);
     case 4:
       return launch < T, 4 > (src, dst, border, mask, stream);
+    case 5:
+      return launch < T, 5 > (src, dst, border, mask, stream);
   }
   return CF_ERROR_INVALID;
 }

@@ -126,7 +126,8 @@ kernel_cell (Run * r, CfMedianMode mode, CfMedianKernel k, int size,
 {
   r->p.mode = mode;
   r->p.kernel = k;
-  if (k == CF_MEDIAN_KERNEL_REGISTERS && size / 2 > 4) {
+  if (k == CF_MEDIAN_KERNEL_REGISTERS
+      && size / 2 > CF_MEDIAN_REGISTERS_MAX_RADIUS) {
     snprintf (cell, len, "-");
     return;
   }
