@@ -920,6 +920,10 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 {
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && direction == GST_PAD_SRC)
     return latency_query (trans, query);
+  /* Upstream wants its buffers back (a pool change): the frames in flight
+   * hold some of them. */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && direction == GST_PAD_SINK)
+    queue_drain (GST_CUDA_FILTER (trans));
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
       && gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
           PRIV (trans)->context))

@@ -184,6 +184,28 @@ GST_START_TEST (test_flush_drops_frames_in_flight)
 
 GST_END_TEST;
 
+/* A drain query (upstream changing pools) lets the frames in flight out. */
+GST_START_TEST (test_drain_query_releases_frames)
+{
+  for (guint b = 0; b < n_backends (); b++) {
+    GstHarness *hrn = harness_new (b, 3, "sigma=1", "GRAY8", 16, 16);
+    GstQuery *drain = gst_query_new_drain ();
+    guint64 next = 0;
+
+    push_frames (hrn, GST_VIDEO_FORMAT_GRAY8, 16, 16, 0, 2);
+    fail_unless_equals_int (pull_in_order (hrn, &next, NULL), 0);
+    gst_pad_peer_query (hrn->srcpad, drain);
+    fail_unless_equals_int (pull_in_order (hrn, &next, NULL), 2);
+    push_frames (hrn, GST_VIDEO_FORMAT_GRAY8, 16, 16, 2, 3);
+    fail_unless (push_eos (hrn));
+    fail_unless_equals_int (pull_in_order (hrn, &next, NULL), 3);
+    gst_query_unref (drain);
+    gst_harness_teardown (hrn);
+  }
+}
+
+GST_END_TEST;
+
 /* New caps let the frames in flight out first, in their own format. */
 GST_START_TEST (test_caps_change_drains_first)
 {
@@ -479,6 +501,7 @@ streaming_suite (void)
   tcase_add_test (tc, test_eos_drains_in_order);
   tcase_add_test (tc, test_flush_drops_frames_in_flight);
   tcase_add_test (tc, test_caps_change_drains_first);
+  tcase_add_test (tc, test_drain_query_releases_frames);
   tcase_add_test (tc, test_state_cycling_with_frames_in_flight);
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_live_changes_apply_to_the_right_frame);
