@@ -661,8 +661,7 @@ pin_recurring_memory (GstCudaFilter * self, GstBuffer * buf)
 
     if (mem->parent || !gst_memory_is_type (mem, GST_ALLOCATOR_SYSMEM))
       continue;
-    reg = gst_mini_object_get_qdata (GST_MINI_OBJECT (mem),
-        registration_quark);
+    reg = gst_mini_object_get_qdata (GST_MINI_OBJECT (mem), registration_quark);
     if (!reg) {
       reg = g_new0 (Registration, 1);
       reg->context = gst_object_ref (priv->context);

@@ -355,7 +355,7 @@ bench_format (GstVideoFormat format, gint w, gint h, gboolean have_upload)
   for (FloorMode m = FLOOR_PINNED; m <= FLOOR_STAGED; m++) {
     /* the copies have no per-frame latency of interest: none shown */
     Result r = { m == FLOOR_PINNED ? floor_fps :
-      copy_floor_fps (pageable, m), -1, 0, TRUE
+          copy_floor_fps (pageable, m), -1, 0, TRUE
     };
     print_row (size, fname, floor_names[m], "-", r, floor_fps, bytes);
   }
