@@ -171,3 +171,37 @@ cf_have_gpu (void)
 {
   return cf_device_count () > 0;
 }
+
+GstBuffer *
+cf_run_one (const gchar * launch, const gchar * format, gint width,
+    gint height, GstBuffer * in)
+{
+  GstHarness *hrn = cf_harness_new (launch, format, width, height);
+  GstBuffer *out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+
+  fail_unless (out != NULL, "%s gave no %s frame", launch, format);
+  gst_harness_teardown (hrn);
+  return out;
+}
+
+gint
+cf_cuda_vs_cpu (const gchar * element, const gchar * props,
+    const gchar * format, gint width, gint height, guint pad, guint32 seed)
+{
+  GstVideoFormat f = gst_video_format_from_string (format);
+  GstBuffer *in = cf_random_frame (f, width, height, pad, seed);
+  gchar *cpu_line = g_strdup_printf ("%s %s backend=cpu", element, props);
+  gchar *gpu_line = g_strdup_printf ("%s %s backend=cuda", element, props);
+  GstBuffer *cpu = cf_run_one (cpu_line, format, width, height, in);
+  GstBuffer *gpu = cf_run_one (gpu_line, format, width, height, in);
+  gint diff = cf_frames_max_diff (cpu, gpu, f, width, height);
+
+  GST_INFO ("%s %s %dx%d: CUDA vs CPU max diff %d", gpu_line, format, width,
+      height, diff);
+  gst_buffer_unref (in);
+  gst_buffer_unref (cpu);
+  gst_buffer_unref (gpu);
+  g_free (cpu_line);
+  g_free (gpu_line);
+  return diff;
+}

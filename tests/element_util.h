@@ -35,6 +35,16 @@ gint cf_frames_max_diff (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
 gboolean cf_frames_alpha_equal (GstBuffer * a, GstBuffer * b,
     GstVideoFormat format, gint width, gint height);
 
+/* Pushes `in` through a harness around `launch` (caps of the given format
+ * and size) and returns the one buffer that comes out. */
+GstBuffer *cf_run_one (const gchar * launch, const gchar * format, gint width,
+    gint height, GstBuffer * in);
+
+/* Largest difference between `element props backend=cuda` and the same on
+ * the CPU, on one random frame (rows padded by `pad` bytes). */
+gint cf_cuda_vs_cpu (const gchar * element, const gchar * props,
+    const gchar * format, gint width, gint height, guint pad, guint32 seed);
+
 /* Whether a CUDA device is present (element tests then also run the CUDA
  * backend against the CPU one). */
 gboolean cf_have_gpu (void);
