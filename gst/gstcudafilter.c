@@ -7,8 +7,10 @@
 #include "gstcfpinnedallocator.h"
 #include "cf_runtime.h"
 
+#include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
@@ -16,6 +18,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
 
 #define CF_FORMATS "{ GRAY8, GRAY16_LE, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
   "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y42B, Y444, Y444_16LE }"
+/* The formats above that GStreamer 1.22's CUDA allocator can lay out: it
+ * asserts on the others (GRAY8, GRAY16_LE, xRGB, xBGR, AYUV). */
+#define CF_CUDA_FORMATS "{ RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, " \
+  "I420, YV12, NV12, NV21, Y42B, Y444, Y444_16LE }"
 #define CF_MAX_SIZE 32767
 
 #define DEFAULT_DEVICE_ID -1
@@ -56,6 +62,8 @@ typedef struct
   GstVideoFrame out;
   gpointer params;
   CfBorder border;
+  gboolean in_cuda;             /* mapped as device memory (GST_MAP_CUDA) */
+  gboolean out_cuda;
 
   /* GPU: the stream from start(), the planes from set_info() */
   CfStream stream;
@@ -73,6 +81,7 @@ typedef struct
 
   /* streaming state, from start() to stop() */
   GstCudaContext *context;
+  gboolean started;             /* under the object lock */
   gboolean use_gpu;
   GstAllocator *pinned;
   guint n_slots;                /* frames-in-flight as read at start() */
@@ -133,13 +142,18 @@ gst_cuda_filter_border_get_type (void)
   return type;
 }
 
+#define CF_CAPS_FIELDS ", width = (int) [ 1, " G_STRINGIFY (CF_MAX_SIZE) \
+  " ], height = (int) [ 1, " G_STRINGIFY (CF_MAX_SIZE) " ], " \
+  "framerate = (fraction) [ 0, max ]"
+
+/* System memory first: where both are possible, it is the one peers that
+ * fixate in template order pick. */
 GstCaps *
 gst_cuda_filter_sink_caps (void)
 {
   return gst_caps_from_string ("video/x-raw, format = (string) " CF_FORMATS
-      ", width = (int) [ 1, " G_STRINGIFY (CF_MAX_SIZE) " ], "
-      "height = (int) [ 1, " G_STRINGIFY (CF_MAX_SIZE) " ], "
-      "framerate = (fraction) [ 0, max ]");
+      CF_CAPS_FIELDS "; video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
+      "), format = (string) " CF_CUDA_FORMATS CF_CAPS_FIELDS);
 }
 
 void
@@ -167,15 +181,20 @@ free_device_frame (DeviceFrame * dev)
   memset (dev, 0, sizeof (*dev));
 }
 
+/* Device planes for the sides (@in, @out) whose frames are in host memory,
+ * those not made yet: CUDA memory in and out needs none. They stay until
+ * the format changes. */
 static CfStatus
-alloc_device_frame (GstCudaFilterPrivate * priv, DeviceFrame * dev)
+alloc_device_frame (GstCudaFilterPrivate * priv, DeviceFrame * dev,
+    gboolean in, gboolean out)
 {
   CfStatus st = CF_OK;
 
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    st = cf_device_alloc_2d (&dev->in[p], &dev->in_stride[p],
-        priv->row_bytes[p], priv->rows[p]);
-    if (st == CF_OK)
+    if (in && !dev->in[p])
+      st = cf_device_alloc_2d (&dev->in[p], &dev->in_stride[p],
+          priv->row_bytes[p], priv->rows[p]);
+    if (out && !dev->out[p] && st == CF_OK)
       st = cf_device_alloc_2d (&dev->out[p], &dev->out_stride[p],
           priv->row_bytes[p], priv->rows[p]);
   }
@@ -246,8 +265,20 @@ acquire_gpu (GstCudaFilter * self, gint device_id)
     return FALSE;
   }
   priv->pinned = gst_cf_pinned_allocator_new (priv->context);
+  /* GstCudaBufferPool finds the CUDA allocator by name */
+  gst_cuda_memory_init_once ();
   priv->use_gpu = TRUE;
   return TRUE;
+}
+
+/* Caps queries read whether the element has started (then whether it
+ * runs on the GPU) from other threads. */
+static void
+set_started (GstCudaFilter * self, gboolean started)
+{
+  GST_OBJECT_LOCK (self);
+  PRIV (self)->started = started;
+  GST_OBJECT_UNLOCK (self);
 }
 
 static gboolean
@@ -266,23 +297,21 @@ gst_cuda_filter_start (GstBaseTransform * trans)
 
   priv->use_gpu = FALSE;
   priv->head = priv->pending = 0;
-  if (backend == GST_CUDA_FILTER_BACKEND_CPU)
-    return TRUE;
-  if (acquire_gpu (self, device_id))
-    return TRUE;
-  release_gpu (self);
-  gst_clear_object (&priv->context);
-
-  if (backend == GST_CUDA_FILTER_BACKEND_CUDA) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No usable CUDA device (cuda-device-id=%d) and backend=cuda.",
-            device_id),
-        ("Set backend=auto or backend=cpu to run the CPU reference."));
-    return FALSE;
+  if (backend != GST_CUDA_FILTER_BACKEND_CPU && !acquire_gpu (self, device_id)) {
+    release_gpu (self);
+    gst_clear_object (&priv->context);
+    if (backend == GST_CUDA_FILTER_BACKEND_CUDA) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("No usable CUDA device (cuda-device-id=%d) and backend=cuda.",
+              device_id),
+          ("Set backend=auto or backend=cpu to run the CPU reference."));
+      return FALSE;
+    }
+    GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+        ("No usable CUDA device: running the CPU reference (slow)."),
+        ("backend=auto, cuda-device-id=%d", device_id));
   }
-  GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
-      ("No usable CUDA device: running the CPU reference (slow)."),
-      ("backend=auto, cuda-device-id=%d", device_id));
+  set_started (self, TRUE);
   return TRUE;
 }
 
@@ -297,6 +326,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   queue_discard (self);
   release_gpu (self);
   gst_clear_object (&PRIV (self)->context);
+  set_started (self, FALSE);
   return TRUE;
 }
 
@@ -341,6 +371,72 @@ describe_plane (const GstVideoInfo * info, guint p, GstCudaFilterPlane * pl,
   *rows = pl->src.height;
 }
 
+static gboolean
+is_cuda_caps (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
+
+static gboolean
+device_present (void)
+{
+  static gsize present = 0;
+
+  if (g_once_init_enter (&present))
+    g_once_init_leave (&present, gst_cuda_load_library () &&
+        cf_device_count () > 0 ? 2 : 1);
+  return present == 2;
+}
+
+/* The CPU reference cannot touch device memory, so CUDA-memory caps are
+ * offered only where the element will run (or runs) on the GPU: never
+ * with backend=cpu, and without a device a peer sees system memory only. */
+static gboolean
+cuda_memory_allowed (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  gboolean cpu, started;
+
+  GST_OBJECT_LOCK (self);
+  cpu = priv->backend == GST_CUDA_FILTER_BACKEND_CPU;
+  started = priv->started;
+  GST_OBJECT_UNLOCK (self);
+  if (cpu)
+    return FALSE;
+  return started ? priv->use_gpu : device_present ();
+}
+
+/* Same format and size on both sides, and the same memory: the filters
+ * read and write where the frame is (system memory in, system memory out;
+ * CUDA memory in, CUDA memory out), so nothing is copied to change it. */
+static GstCaps *
+gst_cuda_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret = gst_caps_ref (caps);
+
+  if (!cuda_memory_allowed (GST_CUDA_FILTER (trans))) {
+    GstCaps *system = gst_caps_new_empty_simple ("video/x-raw");
+
+    gst_caps_unref (ret);
+    ret = gst_caps_intersect_full (caps, system, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (system);
+  }
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      ret);
+  return ret;
+}
+
 static CfStatus queue_wait (GstCudaFilter * self);
 
 static gboolean
@@ -349,6 +445,7 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
 {
   GstCudaFilter *self = GST_CUDA_FILTER (filter);
   GstCudaFilterPrivate *priv = PRIV (self);
+  gboolean host = !is_cuda_caps (incaps);
   CfStatus st = CF_OK;
 
   if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info)
@@ -357,6 +454,13 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GST_ERROR_OBJECT (self, "input and output caps must be the same video "
         "format and size: %" GST_PTR_FORMAT " vs %" GST_PTR_FORMAT, incaps,
         outcaps);
+    return FALSE;
+  }
+
+  /* transform_caps offers CUDA memory only with a GPU; a GPU that failed
+   * to start after such caps were offered must not get them */
+  if (!host && !priv->use_gpu) {
+    GST_ERROR_OBJECT (self, "CUDA memory needs the CUDA backend");
     return FALSE;
   }
 
@@ -375,7 +479,7 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   st = queue_wait (self);
   for (guint i = 0; i < priv->n_slots && st == CF_OK; i++) {
     free_device_frame (&priv->slots[i].dev);
-    st = alloc_device_frame (priv, &priv->slots[i].dev);
+    st = alloc_device_frame (priv, &priv->slots[i].dev, host, host);
   }
   gst_cuda_context_pop (NULL);
   if (st != CF_OK) {
@@ -403,27 +507,43 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 }
 
 /* ------------------------------------------------------------------ */
-/* Allocation: pinned pools upstream and downstream                     */
+/* Allocation: pinned pools for system memory, CUDA pools for CUDA memory */
 
-static GstBufferPool *
-new_pinned_pool (GstCudaFilter * self, GstCaps * caps, guint min, guint max)
+/* Configures @pool for @caps' frames: pinned host memory for system-memory
+ * caps; a GstCudaBufferPool lays its frames out itself (pitched device
+ * memory of its context), so *size, a buffer's size, is read back. */
+static gboolean
+configure_pool (GstCudaFilter * self, GstBufferPool * pool, GstCaps * caps,
+    guint min, guint max, guint * size)
 {
-  GstCudaFilterPrivate *priv = PRIV (self);
   GstVideoInfo info;
-  GstBufferPool *pool;
   GstStructure *config;
 
   if (!gst_video_info_from_caps (&info, caps))
-    return NULL;
-  pool = gst_video_buffer_pool_new ();
+    return FALSE;
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, info.size, min, max);
-  gst_buffer_pool_config_set_allocator (config, priv->pinned, NULL);
+  if (!GST_IS_CUDA_BUFFER_POOL (pool))
+    gst_buffer_pool_config_set_allocator (config, PRIV (self)->pinned, NULL);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
+  if (!gst_buffer_pool_set_config (pool, config))
+    return FALSE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
+  gst_structure_free (config);
+  return TRUE;
+}
+
+static GstBufferPool *
+new_pool (GstCudaFilter * self, GstCaps * caps, guint min, guint max,
+    guint * size)
+{
+  GstBufferPool *pool = is_cuda_caps (caps) ?
+      gst_cuda_buffer_pool_new (PRIV (self)->context) :
+      gst_video_buffer_pool_new ();
+
+  if (!configure_pool (self, pool, caps, min, max, size))
+    gst_clear_object (&pool);
   return pool;
 }
 
@@ -435,24 +555,48 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
   GstCudaFilterPrivate *priv = PRIV (self);
   GstBufferPool *pool;
   GstCaps *caps;
-  GstVideoInfo info;
+  guint size;
 
   if (!priv->use_gpu || gst_base_transform_is_passthrough (trans))
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)
         ->propose_allocation (trans, decide_query, query);
 
   gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
+  if (!caps)
     return FALSE;
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  gst_query_add_allocation_param (query, priv->pinned, NULL);
+  if (!is_cuda_caps (caps))
+    gst_query_add_allocation_param (query, priv->pinned, NULL);
   /* Every frame in flight holds its input buffer, plus one being filled. */
-  pool = new_pinned_pool (self, caps, priv->n_slots + 1, 0);
+  pool = new_pool (self, caps, priv->n_slots + 1, 0, &size);
   if (!pool)
     return FALSE;
-  gst_query_add_allocation_pool (query, pool, info.size, priv->n_slots + 1, 0);
+  gst_query_add_allocation_pool (query, pool, size, priv->n_slots + 1, 0);
   gst_object_unref (pool);
   return TRUE;
+}
+
+static void
+set_first_allocation_param (GstQuery * query, GstAllocator * allocator)
+{
+  if (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_set_nth_allocation_param (query, 0, allocator, NULL);
+  else
+    gst_query_add_allocation_param (query, allocator, NULL);
+}
+
+/* Downstream's pool when it holds device memory of our context and lets
+ * itself be configured; NULL otherwise. Takes @pool. */
+static GstBufferPool *
+usable_cuda_pool (GstCudaFilter * self, GstBufferPool * pool, GstCaps * caps,
+    guint min, guint max, guint * size)
+{
+  if (pool && GST_IS_CUDA_BUFFER_POOL (pool)
+      && GST_CUDA_BUFFER_POOL (pool)->context == PRIV (self)->context
+      && configure_pool (self, pool, caps, min, max, size))
+    return pool;
+  gst_clear_object (&pool);
+  return NULL;
 }
 
 static gboolean
@@ -460,7 +604,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
   GstCudaFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool;
+  GstBufferPool *pool = NULL;
   GstCaps *caps;
   guint size, min = 0, max = 0;
 
@@ -472,19 +616,23 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   if (!caps)
     return FALSE;
   if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
   /* Every frame in flight holds its output buffer, plus downstream's. */
   min = MAX (min, 1) + priv->n_slots;
   if (max && max < min)
     max = min;
-  pool = new_pinned_pool (self, caps, min, max);
+  /* Only a CUDA pool of downstream's is worth taking: a system-memory one
+   * would not be pinned. */
+  if (is_cuda_caps (caps))
+    pool = usable_cuda_pool (self, pool, caps, min, max, &size);
+  else
+    gst_clear_object (&pool);
+  if (!pool)
+    pool = new_pool (self, caps, min, max, &size);
   if (!pool)
     return FALSE;
-  if (gst_query_get_n_allocation_params (query) > 0)
-    gst_query_set_nth_allocation_param (query, 0, priv->pinned, NULL);
-  else
-    gst_query_add_allocation_param (query, priv->pinned, NULL);
-  size = GST_VIDEO_INFO_SIZE (&GST_VIDEO_FILTER (self)->out_info);
+  if (!is_cuda_caps (caps))
+    set_first_allocation_param (query, priv->pinned);
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   else
@@ -568,8 +716,27 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
   return pl;
 }
 
+/* Where the GPU reads and writes plane @p of @slot's frame: in the mapped
+ * CUDA memory itself, or in the slot's device planes, which copies fill
+ * from and empty into host memory. */
+static GstCudaFilterPlane
+device_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p)
+{
+  const DeviceFrame *dev = &slot->dev;
+
+  return slot_plane (priv, slot, p,
+      slot->in_cuda ? GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p) : dev->in[p],
+      slot->in_cuda ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p) :
+      dev->in_stride[p],
+      slot->out_cuda ? GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p) :
+      dev->out[p],
+      slot->out_cuda ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p) :
+      dev->out_stride[p]);
+}
+
 /* Queues upload, filter and download of @slot's frame on the slot's own
- * stream, so they overlap with other frames' work; nothing waits here. */
+ * stream, so they overlap with other frames' work; nothing waits here.
+ * A side in CUDA memory is neither uploaded nor downloaded. */
 static CfStatus
 launch_on_gpu (GstCudaFilter * self, Slot * slot)
 {
@@ -577,19 +744,20 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
   GstCudaFilterPrivate *priv = PRIV (self);
   CfExec exec = { 1, slot->stream, &slot->scratch };
   DeviceFrame *dev = &slot->dev;
-  CfStatus st = CF_OK;
+  CfStatus st;
 
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
+  /* only when the memory is not what the caps said: set_info made them */
+  st = alloc_device_frame (priv, dev, !slot->in_cuda, !slot->out_cuda);
+  for (guint p = 0; p < priv->n_planes && st == CF_OK && !slot->in_cuda; p++)
     st = cf_copy_2d_async (dev->in[p], dev->in_stride[p],
         GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p), priv->row_bytes[p],
         priv->rows[p], slot->stream);
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    GstCudaFilterPlane pl = slot_plane (priv, slot, p, dev->in[p],
-        dev->in_stride[p], dev->out[p], dev->out_stride[p]);
+    GstCudaFilterPlane pl = device_plane (priv, slot, p);
     st = klass->filter_plane (self, slot->params, &pl, &exec);
   }
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
+  for (guint p = 0; p < priv->n_planes && st == CF_OK && !slot->out_cuda; p++)
     st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
         dev->out_stride[p], priv->row_bytes[p], priv->rows[p], slot->stream);
@@ -681,19 +849,104 @@ pin_recurring_memory (GstCudaFilter * self, GstBuffer * buf)
   }
 }
 
-/* Maps @slot's buffers for the whole time DMA may touch them. */
+/* Whether the GPU can read or write @buf where it is: every memory of it
+ * is CUDA memory. */
+static gboolean
+is_cuda_buffer (GstBuffer * buf)
+{
+  guint n = gst_buffer_n_memory (buf);
+
+  for (guint i = 0; i < n; i++)
+    if (!gst_is_cuda_memory (gst_buffer_peek_memory (buf, i)))
+      return FALSE;
+  return n > 0;
+}
+
+/* Device memory of another CUDA context (another device, or a context an
+ * application made apart) cannot be used from ours. */
+static gboolean
+check_cuda_context (GstCudaFilter * self, GstBuffer * buf)
+{
+  GstCudaContext *ours = PRIV (self)->context;
+
+  for (guint i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstCudaContext *theirs =
+        GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, i))->context;
+    guint their_id = 0, our_id = 0;
+
+    if (theirs == ours)
+      continue;
+    g_object_get (theirs, "cuda-device-id", &their_id, NULL);
+    g_object_get (ours, "cuda-device-id", &our_id, NULL);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Input CUDA memory belongs to another CUDA context (device %u; "
+            "this element's is on device %u).", their_id, our_id),
+        ("Let the CUDA elements share one context (same cuda-device-id, or "
+            "one gst.cuda.context set by the application), or put "
+            "cudadownload ! cudaupload in between."));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A GstCudaMemory is pitched: without a GstVideoMeta, the planes of @buf
+ * are where the allocator's info says, not where the caps would put them. */
+static void
+use_cuda_layout (GstVideoInfo * info, GstBuffer * buf)
+{
+  const GstVideoInfo *mem_info;
+
+  if (gst_buffer_get_video_meta (buf) || gst_buffer_n_memory (buf) != 1)
+    return;
+  mem_info = &GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, 0))->info;
+  if (GST_VIDEO_INFO_FORMAT (mem_info) != GST_VIDEO_INFO_FORMAT (info)
+      || mem_info->width != info->width || mem_info->height != info->height)
+    return;
+  memcpy (info->offset, mem_info->offset, sizeof (info->offset));
+  memcpy (info->stride, mem_info->stride, sizeof (info->stride));
+  info->size = mem_info->size;
+}
+
+/* Maps @buf as a frame of @info; with @cuda, its CUDA memory as device
+ * pointers (1.22: no copy unless a CPU write is pending, no wait). */
+static gboolean
+map_frame (GstVideoFrame * frame, const GstVideoInfo * info, GstBuffer * buf,
+    GstMapFlags flags, gboolean cuda)
+{
+  GstVideoInfo layout = *info;
+
+  if (cuda) {
+    flags |= GST_MAP_CUDA;
+    use_cuda_layout (&layout, buf);
+  }
+  return gst_video_frame_map (frame, &layout, buf,
+      flags | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
+}
+
+/* Maps @slot's buffers for the whole time the GPU may touch them: copies
+ * read and write host memory, kernels CUDA memory, until the slot's stream
+ * is synchronised. On the GPU, CUDA memory is used where it is. */
 static gboolean
 map_slot (GstCudaFilter * self, Slot * slot)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  gboolean gpu = PRIV (self)->use_gpu;
 
-  if (!gst_video_frame_map (&slot->in, &filter->in_info, slot->inbuf,
-          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF))
+  slot->in_cuda = gpu && is_cuda_buffer (slot->inbuf);
+  slot->out_cuda = gpu && is_cuda_buffer (slot->outbuf);
+  if (slot->in_cuda && !check_cuda_context (self, slot->inbuf))
     return FALSE;
-  if (gst_video_frame_map (&slot->out, &filter->out_info, slot->outbuf,
-          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF))
+  if (!map_frame (&slot->in, &filter->in_info, slot->inbuf, GST_MAP_READ,
+          slot->in_cuda))
+    goto map_failed;
+  if (map_frame (&slot->out, &filter->out_info, slot->outbuf, GST_MAP_WRITE,
+          slot->out_cuda))
     return TRUE;
   gst_video_frame_unmap (&slot->in);
+map_failed:
+  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a video frame."),
+      ("%s memory in, %s memory out", slot->in_cuda ? "CUDA" : "host",
+          slot->out_cuda ? "CUDA" : "host"));
   return FALSE;
 }
 
@@ -720,8 +973,6 @@ queue_push (GstCudaFilter * self, GstBuffer * inbuf)
   if (!map_slot (self, slot)) {
     gst_clear_buffer (&slot->inbuf);
     gst_clear_buffer (&slot->outbuf);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a video frame."),
-        (NULL));
     return GST_FLOW_ERROR;
   }
   if (!slot->params)
@@ -1052,6 +1303,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_filter_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_filter_sink_event);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_caps);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_caps);
   /* Never in place: the output is a separate (pinned) buffer. */
   trans_class->transform_ip_on_passthrough = FALSE;
 

@@ -2,9 +2,10 @@
  *
  * It owns what the elements share: the CUDA context (shared with other CUDA
  * elements through GstContext), the backend choice, caps, pinned host
- * buffers, frames in flight (each with its own device planes and CUDA
- * stream, so that upload, filtering and download of different frames
- * overlap), per-frame parameter snapshots and passthrough. An element only
+ * buffers or CUDA memory used where it is (zero copy), frames in flight
+ * (each with its own CUDA stream and, for host memory, device planes, so
+ * that upload, filtering and download of different frames overlap),
+ * per-frame parameter snapshots and passthrough. An element only
  * describes its parameters and filters one plane at a time through the
  * cuda/ filter API.
  */
@@ -72,7 +73,9 @@ struct _GstCudaFilterClass
       const GstCudaFilterPlane * plane, const CfExec * exec);
 };
 
-/* Pad template caps for the formats every element supports. */
+/* Pad template caps for the formats every element supports: in system
+ * memory, then in CUDA memory (the formats GStreamer 1.22's CUDA allocator
+ * knows), the same memory on both pads. */
 GstCaps *gst_cuda_filter_sink_caps (void);
 
 /* Adds the pad templates, the shared docs types; for class_init. */

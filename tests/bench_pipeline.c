@@ -4,8 +4,10 @@
  * pinned and with pageable input; in the same run the floor (pinned H2D +
  * D2H of the same frames on two streams, and the same from pageable frames,
  * directly or staged through pinned buffers by memcpy) and
- * `cudaupload ! cudadownload` where nvcodec is installed; then 8 concurrent
- * 1080p pipelines.
+ * `cudaupload ! cudadownload` where nvcodec is installed, alone and with
+ * `cudamedian ! cudagaussianblur` between them in CUDA memory (zero copy),
+ * against the same two elements in system memory; then 8 concurrent 1080p
+ * pipelines.
  *
  * appsrc pushes pre-made frames (a new GstBuffer sharing their memory per
  * frame, no pixel work). Latency is from the element's sink pad to its src
@@ -342,6 +344,68 @@ print_row (const gchar * size, const gchar * format, const gchar * path,
       100.0 * r.fps / floor_fps);
 }
 
+/* Two elements in a row, each with the same frames in flight. */
+#define CHAIN "cudamedian backend=cuda size=3 frames-in-flight=%u ! " \
+  "cudagaussianblur backend=cuda sigma=2 frames-in-flight=%u"
+
+/* `cudaupload ! cudadownload` alone and with two cudafilters elements in
+ * CUDA memory between them (zero copy: each frame crosses the bus once each
+ * way), from pageable and from pinned frames. Without the caps after
+ * cudaupload it would pass system memory through, and so would the chain. */
+static void
+bench_cuda_memory (const gchar * size, const gchar * fname, Source * pinned,
+    Source * pageable, double floor_fps)
+{
+  gsize bytes = pinned->info.size;
+
+  for (guint mem = 0; mem < 2; mem++) {
+    Source *src = mem ? pinned : pageable;
+    const gchar *in = mem ? "pinned in" : "pageable in";
+    gchar *path = g_strdup_printf ("cudaupload ! cudadownload, %s", in);
+    Result r = run_pipeline ("cudaupload name=first ! "
+        "video/x-raw(memory:CUDAMemory) ! cudadownload name=last", src,
+        frame_count (floor_fps / 2), NULL);
+
+    print_row (size, fname, path, "-", r, floor_fps, bytes);
+    g_free (path);
+    for (guint fif = 1; fif <= 2; fif++) {
+      gchar *middle = g_strdup_printf ("cudaupload name=first ! "
+          "video/x-raw(memory:CUDAMemory) ! " CHAIN " ! "
+          "cudadownload name=last", fif, fif);
+      gchar *fif_s = g_strdup_printf ("%u", fif);
+
+      path = g_strdup_printf ("chain: cudaupload ! cudamedian ! "
+          "cudagaussianblur ! cudadownload, CUDA memory, %s", in);
+      r = run_pipeline (middle, src, frame_count (floor_fps / 2), NULL);
+      print_row (size, fname, path, fif_s, r, floor_fps, bytes);
+      g_free (path);
+      g_free (middle);
+      g_free (fif_s);
+    }
+  }
+}
+
+/* The same two elements in system memory: each copies every frame in and
+ * out, what CUDA memory between them saves. */
+static void
+bench_system_chain (const gchar * size, const gchar * fname, Source * pinned,
+    double floor_fps)
+{
+  for (guint fif = 1; fif <= 2; fif++) {
+    gchar *middle = g_strdup_printf ("cudamedian name=first backend=cuda "
+        "size=3 frames-in-flight=%u ! cudagaussianblur name=last "
+        "backend=cuda sigma=2 frames-in-flight=%u", fif, fif);
+    gchar *fif_s = g_strdup_printf ("%u", fif);
+    Result r = run_pipeline (middle, pinned, frame_count (floor_fps / 2),
+        NULL);
+
+    print_row (size, fname, "chain: cudamedian ! cudagaussianblur, system "
+        "memory, pinned in", fif_s, r, floor_fps, pinned->info.size);
+    g_free (middle);
+    g_free (fif_s);
+  }
+}
+
 static void
 bench_format (GstVideoFormat format, gint w, gint h, gboolean have_upload)
 {
@@ -360,14 +424,9 @@ bench_format (GstVideoFormat format, gint w, gint h, gboolean have_upload)
     print_row (size, fname, floor_names[m], "-", r, floor_fps, bytes);
   }
   /* GstCudaMemory has no GRAY formats in 1.22 */
-  if (have_upload && !GST_VIDEO_FORMAT_INFO_IS_GRAY (pinned->info.finfo)) {
-    /* without the caps in between both would pass system memory through */
-    Result r = run_pipeline ("cudaupload name=first ! "
-        "video/x-raw(memory:CUDAMemory) ! cudadownload name=last", pageable,
-        frame_count (floor_fps / 2), NULL);
-    print_row (size, fname, "cudaupload ! cudadownload", "-", r, floor_fps,
-        bytes);
-  }
+  if (have_upload && !GST_VIDEO_FORMAT_INFO_IS_GRAY (pinned->info.finfo))
+    bench_cuda_memory (size, fname, pinned, pageable, floor_fps);
+  bench_system_chain (size, fname, pinned, floor_fps);
   /* pageable frames recur (4 in rotation): the element page-locks them the
    * second time, within the warm-up */
   for (guint mem = 0; mem < 2; mem++)
