@@ -20,4 +20,11 @@ have cudasatblur && {
   "$here/before-after.sh" "$out/cudasatblur-3.png" "cudasatblur radius-x=8 radius-y=8 passes=3"
 }
 have cudabilateral && "$here/before-after.sh" "$out/cudabilateral.png" "cudabilateral"
+# The ultrasound chain (examples/ultrasound.sh): one synthetic B-mode frame,
+# input | cudamedian size=5 ! cudabilateral.
+have cudamedian && have cudabilateral && {
+  us=$(mktemp -d)
+  "$here/ultrasound.sh" -n 1 -p "$out/ultrasound.png" "$us" >/dev/null
+  rm -rf "$us"
+}
 true
