@@ -71,11 +71,13 @@ typedef struct
   CfBilateralMode mode;
   CfBilateralDistance distance;
 } BilateralProps;
+/* enum parameters are stored as ints */
+G_STATIC_ASSERT (sizeof (CfBilateralMode) == sizeof (gint));
+G_STATIC_ASSERT (sizeof (CfBilateralDistance) == sizeof (gint));
 
 struct _GstCudaBilateral
 {
   GstCudaFilter parent;
-  BilateralProps props;         /* under the object lock */
 };
 
 G_DEFINE_TYPE (GstCudaBilateral, gst_cuda_bilateral, GST_TYPE_CUDA_FILTER);
@@ -115,12 +117,6 @@ gst_cuda_bilateral_color_distance_get_type (void)
   return type;
 }
 
-static void
-snapshot (GstCudaFilter * filter, gpointer params)
-{
-  *(BilateralProps *) params = GST_CUDA_BILATERAL (filter)->props;
-}
-
 static gboolean
 is_identity (GstCudaFilter * filter, gconstpointer params)
 {
@@ -131,8 +127,7 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
 
 /* sigma-space and radius in the pixels of a plane subsampled by 2^sub. */
 static void
-scale_axis (const BilateralProps * props, guint sub, double *sigma,
-    int *radius)
+scale_axis (const BilateralProps * props, guint sub, double *sigma, int *radius)
 {
   *sigma = props->sigma_space / (1 << sub);
   if (props->radius > 0)
@@ -158,99 +153,40 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   return cf_bilateral (exec, &plane->src, &plane->dst, &p);
 }
 
-static void
-gst_cuda_bilateral_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaBilateral *self = GST_CUDA_BILATERAL (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA_SPACE:
-      self->props.sigma_space = g_value_get_double (value);
-      break;
-    case PROP_SIGMA_RANGE:
-      self->props.sigma_range = g_value_get_double (value);
-      break;
-    case PROP_RADIUS:
-      self->props.radius = g_value_get_int (value);
-      break;
-    case PROP_MODE:
-      self->props.mode = g_value_get_enum (value);
-      break;
-    case PROP_COLOR_DISTANCE:
-      self->props.distance = g_value_get_enum (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_cuda_bilateral_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaBilateral *self = GST_CUDA_BILATERAL (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA_SPACE:
-      g_value_set_double (value, self->props.sigma_space);
-      break;
-    case PROP_SIGMA_RANGE:
-      g_value_set_double (value, self->props.sigma_range);
-      break;
-    case PROP_RADIUS:
-      g_value_set_int (value, self->props.radius);
-      break;
-    case PROP_MODE:
-      g_value_set_enum (value, self->props.mode);
-      break;
-    case PROP_COLOR_DISTANCE:
-      g_value_set_enum (value, self->props.distance);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
 #define LIVE_PARAM (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
 
 static void
 gst_cuda_bilateral_class_init (GstCudaBilateralClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCudaFilterClass *filter_class = GST_CUDA_FILTER_CLASS (klass);
 
-  gobject_class->set_property = gst_cuda_bilateral_set_property;
-  gobject_class->get_property = gst_cuda_bilateral_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_SIGMA_SPACE,
+  gst_cuda_filter_class_install_param (filter_class, PROP_SIGMA_SPACE,
+      G_STRUCT_OFFSET (BilateralProps, sigma_space),
       g_param_spec_double ("sigma-space", "Sigma space",
           "Standard deviation of the spatial Gaussian in pixels; 0 passes "
           "frames through", 0.0, MAX_SIGMA_SPACE, DEFAULT_SIGMA_SPACE,
           LIVE_PARAM));
-  g_object_class_install_property (gobject_class, PROP_SIGMA_RANGE,
+  gst_cuda_filter_class_install_param (filter_class, PROP_SIGMA_RANGE,
+      G_STRUCT_OFFSET (BilateralProps, sigma_range),
       g_param_spec_double ("sigma-range", "Sigma range",
           "Standard deviation of the range Gaussian as a fraction of full "
           "scale (the same for 8 and 16 bits); 0 passes frames through",
           0.0, 1.0, DEFAULT_SIGMA_RANGE, LIVE_PARAM));
-  g_object_class_install_property (gobject_class, PROP_RADIUS,
+  gst_cuda_filter_class_install_param (filter_class, PROP_RADIUS,
+      G_STRUCT_OFFSET (BilateralProps, radius),
       g_param_spec_int ("radius", "Radius",
           "Window radius in pixels (0 = ceil (2 x sigma-space), at most "
           G_STRINGIFY (CF_BILATERAL_MAX_RADIUS) ")", 0,
           CF_BILATERAL_MAX_RADIUS, DEFAULT_RADIUS, LIVE_PARAM));
-  g_object_class_install_property (gobject_class, PROP_MODE,
+  gst_cuda_filter_class_install_param (filter_class, PROP_MODE,
+      G_STRUCT_OFFSET (BilateralProps, mode),
       g_param_spec_enum ("mode", "Mode",
           "Exact window, or the faster separable approximation",
           GST_TYPE_CUDA_BILATERAL_MODE, DEFAULT_MODE, LIVE_PARAM));
-  g_object_class_install_property (gobject_class, PROP_COLOR_DISTANCE,
+  gst_cuda_filter_class_install_param (filter_class, PROP_COLOR_DISTANCE,
+      G_STRUCT_OFFSET (BilateralProps, distance),
       g_param_spec_enum ("color-distance", "Colour distance",
           "How the range weight of a multi-channel plane is computed",
           GST_TYPE_CUDA_BILATERAL_COLOR_DISTANCE, DEFAULT_DISTANCE,
@@ -265,7 +201,6 @@ gst_cuda_bilateral_class_init (GstCudaBilateralClass * klass)
   gst_cuda_filter_class_add_pad_templates (element_class);
 
   filter_class->params_size = sizeof (BilateralProps);
-  filter_class->snapshot = snapshot;
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
 
@@ -278,9 +213,4 @@ gst_cuda_bilateral_class_init (GstCudaBilateralClass * klass)
 static void
 gst_cuda_bilateral_init (GstCudaBilateral * self)
 {
-  self->props.sigma_space = DEFAULT_SIGMA_SPACE;
-  self->props.sigma_range = DEFAULT_SIGMA_RANGE;
-  self->props.radius = DEFAULT_RADIUS;
-  self->props.mode = DEFAULT_MODE;
-  self->props.distance = DEFAULT_DISTANCE;
 }

@@ -95,6 +95,9 @@ typedef struct
   gsize row_bytes[GST_VIDEO_MAX_PLANES];
   gint rows[GST_VIDEO_MAX_PLANES];
 
+  /* the element's parameters (its params struct), under the object lock */
+  gpointer live_params;
+
   /* the properties as they were when the last frame arrived */
   gpointer params;
   CfBorder frame_border;
@@ -166,6 +169,120 @@ gst_cuda_filter_class_add_pad_templates (GstElementClass * klass)
   gst_element_class_add_pad_template (klass,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
+}
+
+/* ------------------------------------------------------------------ */
+/* Element parameters: fields of the element's params struct            */
+
+/* On an element's pspec: 1 + the field's offset in its params struct. */
+static GQuark param_quark;
+
+static void gst_cuda_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+
+void
+gst_cuda_filter_class_install_param (GstCudaFilterClass * klass,
+    guint prop_id, gsize offset, GParamSpec * pspec)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GType type = G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec));
+
+  g_return_if_fail (type == G_TYPE_BOOLEAN || type == G_TYPE_INT
+      || type == G_TYPE_UINT || type == G_TYPE_DOUBLE || type == G_TYPE_ENUM);
+  /* GObject does not inherit these: the subclass's own (an override that
+   * chains up) or the base class's, which know the params struct */
+  if (!gobject_class->set_property)
+    gobject_class->set_property = gst_cuda_filter_set_property;
+  if (!gobject_class->get_property)
+    gobject_class->get_property = gst_cuda_filter_get_property;
+  g_param_spec_set_qdata (pspec, param_quark, GSIZE_TO_POINTER (offset + 1));
+  g_object_class_install_property (gobject_class, prop_id, pspec);
+}
+
+static void
+param_store (gpointer field, const GValue * value)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_VALUE_TYPE (value))) {
+    case G_TYPE_BOOLEAN:
+      *(gboolean *) field = g_value_get_boolean (value);
+      break;
+    case G_TYPE_INT:
+      *(gint *) field = g_value_get_int (value);
+      break;
+    case G_TYPE_UINT:
+      *(guint *) field = g_value_get_uint (value);
+      break;
+    case G_TYPE_DOUBLE:
+      *(gdouble *) field = g_value_get_double (value);
+      break;
+    case G_TYPE_ENUM:
+      *(gint *) field = g_value_get_enum (value);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+static void
+param_load (gconstpointer field, GValue * value)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_VALUE_TYPE (value))) {
+    case G_TYPE_BOOLEAN:
+      g_value_set_boolean (value, *(const gboolean *) field);
+      break;
+    case G_TYPE_INT:
+      g_value_set_int (value, *(const gint *) field);
+      break;
+    case G_TYPE_UINT:
+      g_value_set_uint (value, *(const guint *) field);
+      break;
+    case G_TYPE_DOUBLE:
+      g_value_set_double (value, *(const gdouble *) field);
+      break;
+    case G_TYPE_ENUM:
+      g_value_set_enum (value, *(const gint *) field);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+/* The element's live params struct, made at first use (init cannot: the
+ * subclass's size is not known there) with every parameter at its
+ * default. With the object lock held. */
+static gpointer
+live_params (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  GParamSpec **pspecs;
+  guint n;
+
+  if (priv->live_params)
+    return priv->live_params;
+  priv->live_params = g_malloc0 (GST_CUDA_FILTER_GET_CLASS (self)->params_size);
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (self), &n);
+  for (guint i = 0; i < n; i++) {
+    gsize at = GPOINTER_TO_SIZE (g_param_spec_get_qdata (pspecs[i],
+            param_quark));
+
+    if (at)
+      param_store ((guint8 *) priv->live_params + at - 1,
+          g_param_spec_get_default_value (pspecs[i]));
+  }
+  g_free (pspecs);
+  return priv->live_params;
+}
+
+/* Where the value of @pspec lives in @self's live params; NULL for the
+ * base class's own properties. With the object lock held. */
+static gpointer
+param_field (GstCudaFilter * self, GParamSpec * pspec)
+{
+  gsize at = GPOINTER_TO_SIZE (g_param_spec_get_qdata (pspec, param_quark));
+
+  return at ? (guint8 *) live_params (self) + at - 1 : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -662,7 +779,7 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   if (!priv->params)
     priv->params = g_malloc0 (klass->params_size);
   GST_OBJECT_LOCK (self);
-  klass->snapshot (self, priv->params);
+  memcpy (priv->params, live_params (self), klass->params_size);
   priv->frame_border = priv->border;
   GST_OBJECT_UNLOCK (self);
 
@@ -1190,8 +1307,15 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaFilterPrivate *priv = PRIV (object);
+  gpointer field;
 
   GST_OBJECT_LOCK (object);
+  field = param_field (GST_CUDA_FILTER (object), pspec);
+  if (field) {
+    param_store (field, value);
+    GST_OBJECT_UNLOCK (object);
+    return;
+  }
   switch (prop_id) {
     case PROP_DEVICE_ID:
       priv->device_id = g_value_get_int (value);
@@ -1217,8 +1341,15 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   GstCudaFilterPrivate *priv = PRIV (object);
+  gpointer field;
 
   GST_OBJECT_LOCK (object);
+  field = param_field (GST_CUDA_FILTER (object), pspec);
+  if (field) {
+    param_load (field, value);
+    GST_OBJECT_UNLOCK (object);
+    return;
+  }
   switch (prop_id) {
     case PROP_DEVICE_ID:
       g_value_set_int (value, priv->device_id);
@@ -1244,6 +1375,7 @@ gst_cuda_filter_finalize (GObject * object)
 {
   GstCudaFilterPrivate *priv = PRIV (object);
 
+  g_free (priv->live_params);
   g_free (priv->params);
   for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++)
     g_free (priv->slots[i].params);
@@ -1311,6 +1443,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
 
   registration_quark = g_quark_from_static_string ("cudafilter-pinned");
+  param_quark = g_quark_from_static_string ("cudafilter-param-offset");
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND, 0);

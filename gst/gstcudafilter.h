@@ -54,13 +54,12 @@ struct _GstCudaFilterClass
 {
   GstVideoFilterClass parent_class;
 
-  /* Size of the element's parameter snapshot. */
+  /* Size of the element's params struct: its parameters, installed with
+   * gst_cuda_filter_class_install_param (). The base class keeps the live
+   * values (under the object lock) and copies the whole struct once per
+   * frame as it arrives, so properties can change while PLAYING; the frame
+   * keeps its copy while it is in flight. */
   gsize params_size;
-
-  /* Copies the element's properties into @params. Called with the object
-   * lock held, once per frame as it arrives, so properties can change while
-   * PLAYING; the frame keeps its copy while it is in flight. */
-  void (*snapshot) (GstCudaFilter * self, gpointer params);
 
   /* TRUE when @params leave every frame unchanged: the element then goes
    * passthrough. */
@@ -80,6 +79,16 @@ GstCaps *gst_cuda_filter_sink_caps (void);
 
 /* Adds the pad templates, the shared docs types; for class_init. */
 void gst_cuda_filter_class_add_pad_templates (GstElementClass * klass);
+
+/* Installs @pspec (taken) as property @prop_id of the element whose value
+ * is the field at @offset (G_STRUCT_OFFSET) of its params struct: the base
+ * class sets and gets it under the object lock, starts it at the pspec's
+ * default and hands the struct to is_identity and filter_plane. Value
+ * types: gboolean, gint, guint, gdouble and enums (an int-sized field).
+ * An element with side logic on a parameter overrides set_property for it
+ * and chains up with the value to store. For class_init. */
+void gst_cuda_filter_class_install_param (GstCudaFilterClass * klass,
+    guint prop_id, gsize offset, GParamSpec * pspec);
 
 G_END_DECLS
 

@@ -51,19 +51,12 @@ typedef struct
 struct _GstCudaGaussianBlur
 {
   GstCudaFilter parent;
-  GaussianProps props;          /* under the object lock */
 };
 
 G_DEFINE_TYPE (GstCudaGaussianBlur, gst_cuda_gaussian_blur,
     GST_TYPE_CUDA_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudagaussianblur, "cudagaussianblur",
     GST_RANK_NONE, GST_TYPE_CUDA_GAUSSIAN_BLUR);
-
-static void
-snapshot (GstCudaFilter * filter, gpointer params)
-{
-  *(GaussianProps *) params = GST_CUDA_GAUSSIAN_BLUR (filter)->props;
-}
 
 static gboolean
 is_identity (GstCudaFilter * filter, gconstpointer params)
@@ -98,65 +91,21 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
 }
 
 static void
-gst_cuda_gaussian_blur_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaGaussianBlur *self = GST_CUDA_GAUSSIAN_BLUR (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      self->props.sigma = g_value_get_double (value);
-      break;
-    case PROP_RADIUS:
-      self->props.radius = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_cuda_gaussian_blur_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaGaussianBlur *self = GST_CUDA_GAUSSIAN_BLUR (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      g_value_set_double (value, self->props.sigma);
-      break;
-    case PROP_RADIUS:
-      g_value_set_int (value, self->props.radius);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
 gst_cuda_gaussian_blur_class_init (GstCudaGaussianBlurClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCudaFilterClass *filter_class = GST_CUDA_FILTER_CLASS (klass);
 
-  gobject_class->set_property = gst_cuda_gaussian_blur_set_property;
-  gobject_class->get_property = gst_cuda_gaussian_blur_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_SIGMA,
+  gst_cuda_filter_class_install_param (filter_class, PROP_SIGMA,
+      G_STRUCT_OFFSET (GaussianProps, sigma),
       g_param_spec_double ("sigma", "Sigma",
           "Standard deviation of the Gaussian in pixels; negative sharpens "
           "(2 x input - blur), 0 passes frames through",
           -MAX_SIGMA, MAX_SIGMA, DEFAULT_SIGMA,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_RADIUS,
+  gst_cuda_filter_class_install_param (filter_class, PROP_RADIUS,
+      G_STRUCT_OFFSET (GaussianProps, radius),
       g_param_spec_int ("radius", "Radius",
           "Kernel radius in pixels (0 = ceil (3 x |sigma|), at most "
           G_STRINGIFY (CF_GAUSSIAN_MAX_RADIUS) ")", 0, CF_GAUSSIAN_MAX_RADIUS,
@@ -171,7 +120,6 @@ gst_cuda_gaussian_blur_class_init (GstCudaGaussianBlurClass * klass)
   gst_cuda_filter_class_add_pad_templates (element_class);
 
   filter_class->params_size = sizeof (GaussianProps);
-  filter_class->snapshot = snapshot;
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
 
@@ -182,6 +130,4 @@ gst_cuda_gaussian_blur_class_init (GstCudaGaussianBlurClass * klass)
 static void
 gst_cuda_gaussian_blur_init (GstCudaGaussianBlur * self)
 {
-  self->props.sigma = DEFAULT_SIGMA;
-  self->props.radius = DEFAULT_RADIUS;
 }

@@ -59,11 +59,12 @@ typedef struct
   gint iterations;
   gboolean luma_only;
 } MedianProps;
+/* an enum parameter is stored as an int */
+G_STATIC_ASSERT (sizeof (CfMedianMode) == sizeof (gint));
 
 struct _GstCudaMedian
 {
   GstCudaFilter parent;
-  MedianProps props;            /* under the object lock */
 };
 
 #define GST_TYPE_CUDA_MEDIAN_MODE (gst_cuda_median_mode_get_type ())
@@ -86,12 +87,6 @@ gst_cuda_median_mode_get_type (void)
 G_DEFINE_TYPE (GstCudaMedian, gst_cuda_median, GST_TYPE_CUDA_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudamedian, "cudamedian", GST_RANK_NONE,
     GST_TYPE_CUDA_MEDIAN);
-
-static void
-snapshot (GstCudaFilter * filter, gpointer params)
-{
-  *(MedianProps *) params = GST_CUDA_MEDIAN (filter)->props;
-}
 
 static gboolean
 is_identity (GstCudaFilter * filter, gconstpointer params)
@@ -126,87 +121,52 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   return cf_median (exec, &plane->src, &plane->dst, &p);
 }
 
+/* Windows are centred: an even size means the next odd one. The base class
+ * stores the parameters; this only rounds the size on its way there. */
 static void
 gst_cuda_median_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
+  GValue odd = G_VALUE_INIT;
 
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIZE:
-      /* Windows are centred: an even size means the next odd one. */
-      self->props.size = g_value_get_int (value) | 1;
-      break;
-    case PROP_MODE:
-      self->props.mode = g_value_get_enum (value);
-      break;
-    case PROP_ITERATIONS:
-      self->props.iterations = g_value_get_int (value);
-      break;
-    case PROP_LUMA_ONLY:
-      self->props.luma_only = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+  if (prop_id == PROP_SIZE) {
+    g_value_init (&odd, G_TYPE_INT);
+    g_value_set_int (&odd, g_value_get_int (value) | 1);
+    value = &odd;
   }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_cuda_median_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIZE:
-      g_value_set_int (value, self->props.size);
-      break;
-    case PROP_MODE:
-      g_value_set_enum (value, self->props.mode);
-      break;
-    case PROP_ITERATIONS:
-      g_value_set_int (value, self->props.iterations);
-      break;
-    case PROP_LUMA_ONLY:
-      g_value_set_boolean (value, self->props.luma_only);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  G_OBJECT_CLASS (gst_cuda_median_parent_class)->set_property (object,
+      prop_id, value, pspec);
 }
 
 static void
 gst_cuda_median_class_init (GstCudaMedianClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstCudaFilterClass *filter_class = GST_CUDA_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
 
   gobject_class->set_property = gst_cuda_median_set_property;
-  gobject_class->get_property = gst_cuda_median_get_property;
 
-  g_object_class_install_property (gobject_class, PROP_SIZE,
+  gst_cuda_filter_class_install_param (filter_class, PROP_SIZE,
+      G_STRUCT_OFFSET (MedianProps, size),
       g_param_spec_int ("size", "Size",
           "Window edge in pixels, odd (an even value is rounded up to the "
           "next odd one); 1 passes frames through", 1, MAX_SIZE, DEFAULT_SIZE,
           flags));
-  g_object_class_install_property (gobject_class, PROP_MODE,
+  gst_cuda_filter_class_install_param (filter_class, PROP_MODE,
+      G_STRUCT_OFFSET (MedianProps, mode),
       g_param_spec_enum ("mode", "Mode",
           "Exact median, or the separable approximation (median of the "
           "column medians)", GST_TYPE_CUDA_MEDIAN_MODE, DEFAULT_MODE, flags));
-  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
+  gst_cuda_filter_class_install_param (filter_class, PROP_ITERATIONS,
+      G_STRUCT_OFFSET (MedianProps, iterations),
       g_param_spec_int ("iterations", "Iterations",
           "Times the filter is applied to each frame", 1,
           CF_MEDIAN_MAX_ITERATIONS, DEFAULT_ITERATIONS, flags));
-  g_object_class_install_property (gobject_class, PROP_LUMA_ONLY,
+  gst_cuda_filter_class_install_param (filter_class, PROP_LUMA_ONLY,
+      G_STRUCT_OFFSET (MedianProps, luma_only),
       g_param_spec_boolean ("luma-only", "Luma only",
           "Filter only the luma of YUV formats, copy their chroma",
           DEFAULT_LUMA_ONLY, flags));
@@ -220,7 +180,6 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
   gst_cuda_filter_class_add_pad_templates (element_class);
 
   filter_class->params_size = sizeof (MedianProps);
-  filter_class->snapshot = snapshot;
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
 
@@ -232,8 +191,4 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
 static void
 gst_cuda_median_init (GstCudaMedian * self)
 {
-  self->props.size = DEFAULT_SIZE;
-  self->props.mode = DEFAULT_MODE;
-  self->props.iterations = DEFAULT_ITERATIONS;
-  self->props.luma_only = DEFAULT_LUMA_ONLY;
 }

@@ -60,18 +60,11 @@ typedef struct
 struct _GstCudaSatBlur
 {
   GstCudaFilter parent;
-  SatBlurProps props;           /* under the object lock */
 };
 
 G_DEFINE_TYPE (GstCudaSatBlur, gst_cuda_sat_blur, GST_TYPE_CUDA_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudasatblur, "cudasatblur", GST_RANK_NONE,
     GST_TYPE_CUDA_SAT_BLUR);
-
-static void
-snapshot (GstCudaFilter * filter, gpointer params)
-{
-  *(SatBlurProps *) params = GST_CUDA_SAT_BLUR (filter)->props;
-}
 
 static gboolean
 is_identity (GstCudaFilter * filter, gconstpointer params)
@@ -103,75 +96,26 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
 }
 
 static void
-gst_cuda_sat_blur_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaSatBlur *self = GST_CUDA_SAT_BLUR (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_RADIUS_X:
-      self->props.radius_x = g_value_get_int (value);
-      break;
-    case PROP_RADIUS_Y:
-      self->props.radius_y = g_value_get_int (value);
-      break;
-    case PROP_PASSES:
-      self->props.passes = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_cuda_sat_blur_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaSatBlur *self = GST_CUDA_SAT_BLUR (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_RADIUS_X:
-      g_value_set_int (value, self->props.radius_x);
-      break;
-    case PROP_RADIUS_Y:
-      g_value_set_int (value, self->props.radius_y);
-      break;
-    case PROP_PASSES:
-      g_value_set_int (value, self->props.passes);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
 gst_cuda_sat_blur_class_init (GstCudaSatBlurClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCudaFilterClass *filter_class = GST_CUDA_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
 
-  gobject_class->set_property = gst_cuda_sat_blur_set_property;
-  gobject_class->get_property = gst_cuda_sat_blur_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_RADIUS_X,
+  gst_cuda_filter_class_install_param (filter_class, PROP_RADIUS_X,
+      G_STRUCT_OFFSET (SatBlurProps, radius_x),
       g_param_spec_int ("radius-x", "Radius X",
           "Horizontal box radius in pixels: the box is 2 x radius-x + 1 wide "
           "(0 with radius-y 0 passes frames through)", 0,
           CF_SATBLUR_MAX_RADIUS, DEFAULT_RADIUS, flags));
-  g_object_class_install_property (gobject_class, PROP_RADIUS_Y,
+  gst_cuda_filter_class_install_param (filter_class, PROP_RADIUS_Y,
+      G_STRUCT_OFFSET (SatBlurProps, radius_y),
       g_param_spec_int ("radius-y", "Radius Y",
           "Vertical box radius in pixels: the box is 2 x radius-y + 1 high",
           0, CF_SATBLUR_MAX_RADIUS, DEFAULT_RADIUS, flags));
-  g_object_class_install_property (gobject_class, PROP_PASSES,
+  gst_cuda_filter_class_install_param (filter_class, PROP_PASSES,
+      G_STRUCT_OFFSET (SatBlurProps, passes),
       g_param_spec_int ("passes", "Passes",
           "Boxes applied one after the other; 3 approximate a Gaussian of "
           "sigma^2 = passes x ((2 radius + 1)^2 - 1) / 12", 1,
@@ -186,7 +130,6 @@ gst_cuda_sat_blur_class_init (GstCudaSatBlurClass * klass)
   gst_cuda_filter_class_add_pad_templates (element_class);
 
   filter_class->params_size = sizeof (SatBlurProps);
-  filter_class->snapshot = snapshot;
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
 
@@ -197,7 +140,4 @@ gst_cuda_sat_blur_class_init (GstCudaSatBlurClass * klass)
 static void
 gst_cuda_sat_blur_init (GstCudaSatBlur * self)
 {
-  self->props.radius_x = DEFAULT_RADIUS;
-  self->props.radius_y = DEFAULT_RADIUS;
-  self->props.passes = DEFAULT_PASSES;
 }
