@@ -3,17 +3,20 @@
 #include "config.h"
 #endif
 
-#include "gstcudafilter.h"
+#include "gstcfprivate.h"
+#include "gstcfallocation.h"
+#include "gstcfcudamemory.h"
+#include "gstcfpageable.h"
 #include "gstcfpinnedallocator.h"
+#include "gstcfslots.h"
 #include "cf_runtime.h"
 
-#include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
+GST_DEBUG_CATEGORY (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
 
 #define CF_FORMATS "{ GRAY8, GRAY16_LE, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
@@ -31,7 +34,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
  * in, so the element adds no latency and behaves as a plain filter (one
  * buffer in, one out) for applications and tests that expect it. */
 #define DEFAULT_FRAMES_IN_FLIGHT 1
-#define MAX_FRAMES_IN_FLIGHT 8
 
 enum
 {
@@ -42,74 +44,16 @@ enum
   PROP_FRAMES_IN_FLIGHT,
 };
 
-/* Device copies of one frame's planes, in and out. */
-typedef struct
-{
-  void *in[GST_VIDEO_MAX_PLANES];
-  void *out[GST_VIDEO_MAX_PLANES];
-  size_t in_stride[GST_VIDEO_MAX_PLANES];
-  size_t out_stride[GST_VIDEO_MAX_PLANES];
-} DeviceFrame;
-
-/* One frame in flight: its buffers (mapped until its work is done, since DMA
- * reads and writes them), the properties as they were when it arrived and,
- * on the GPU, its own planes, scratch and stream, so frames overlap. */
-typedef struct
-{
-  GstBuffer *inbuf;
-  GstBuffer *outbuf;
-  GstVideoFrame in;
-  GstVideoFrame out;
-  gpointer params;
-  CfBorder border;
-  gboolean in_cuda;             /* mapped as device memory (GST_MAP_CUDA) */
-  gboolean out_cuda;
-
-  /* GPU: the stream from start(), the planes from set_info() */
-  CfStream stream;
-  CfScratch scratch;
-  DeviceFrame dev;
-} Slot;
-
-typedef struct
-{
-  /* properties, under the object lock */
-  gint device_id;
-  GstCudaFilterBackend backend;
-  CfBorder border;
-  guint frames_in_flight;
-
-  /* streaming state, from start() to stop() */
-  GstCudaContext *context;
-  gboolean started;             /* under the object lock */
-  gboolean use_gpu;
-  GstAllocator *pinned;
-  guint n_slots;                /* frames-in-flight as read at start() */
-  Slot slots[MAX_FRAMES_IN_FLIGHT];
-  guint head;                   /* oldest frame in flight */
-  guint pending;                /* frames in flight, in input order */
-
-  /* per format, from set_info() */
-  guint n_planes;
-  GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
-  gsize row_bytes[GST_VIDEO_MAX_PLANES];
-  gint rows[GST_VIDEO_MAX_PLANES];
-
-  /* the element's parameters (its params struct), under the object lock */
-  gpointer live_params;
-
-  /* the properties as they were when the last frame arrived */
-  gpointer params;
-  CfBorder frame_border;
-} GstCudaFilterPrivate;
-
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaFilter, gst_cuda_filter,
     GST_TYPE_VIDEO_FILTER, G_ADD_PRIVATE (GstCudaFilter)
     GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
         "cudafilters base class"));
 
-#define PRIV(self) ((GstCudaFilterPrivate *) \
-    gst_cuda_filter_get_instance_private (GST_CUDA_FILTER (self)))
+GstCudaFilterPrivate *
+gst_cuda_filter_get_priv (GstCudaFilter * self)
+{
+  return gst_cuda_filter_get_instance_private (self);
+}
 
 GType
 gst_cuda_filter_backend_get_type (void)
@@ -286,62 +230,7 @@ param_field (GstCudaFilter * self, GParamSpec * pspec)
 }
 
 /* ------------------------------------------------------------------ */
-/* Device resources                                                     */
-
-static void
-free_device_frame (DeviceFrame * dev)
-{
-  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
-    cf_device_free (dev->in[p]);
-    cf_device_free (dev->out[p]);
-  }
-  memset (dev, 0, sizeof (*dev));
-}
-
-/* Device planes for the sides (@in, @out) whose frames are in host memory,
- * those not made yet: CUDA memory in and out needs none. They stay until
- * the format changes. */
-static CfStatus
-alloc_device_frame (GstCudaFilterPrivate * priv, DeviceFrame * dev,
-    gboolean in, gboolean out)
-{
-  CfStatus st = CF_OK;
-
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    if (in && !dev->in[p])
-      st = cf_device_alloc_2d (&dev->in[p], &dev->in_stride[p],
-          priv->row_bytes[p], priv->rows[p]);
-    if (out && !dev->out[p] && st == CF_OK)
-      st = cf_device_alloc_2d (&dev->out[p], &dev->out_stride[p],
-          priv->row_bytes[p], priv->rows[p]);
-  }
-  return st;
-}
-
-/* With the context pushed. */
-static void
-free_slots (GstCudaFilterPrivate * priv)
-{
-  for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++) {
-    Slot *slot = &priv->slots[i];
-
-    free_device_frame (&slot->dev);
-    cf_scratch_release (&slot->scratch);
-    cf_stream_destroy (slot->stream);
-    slot->stream = NULL;
-  }
-}
-
-/* One stream per slot, made once here and never per frame. */
-static CfStatus
-create_slot_streams (GstCudaFilterPrivate * priv)
-{
-  CfStatus st = CF_OK;
-
-  for (guint i = 0; i < priv->n_slots && st == CF_OK; i++)
-    st = cf_stream_create (&priv->slots[i].stream);
-  return st;
-}
+/* Start and stop: the CUDA context, the slots' streams                */
 
 static void
 release_gpu (GstCudaFilter * self)
@@ -349,7 +238,7 @@ release_gpu (GstCudaFilter * self)
   GstCudaFilterPrivate *priv = PRIV (self);
 
   if (priv->context && gst_cuda_context_push (priv->context)) {
-    free_slots (priv);
+    gst_cf_slots_free (priv);
     gst_cuda_context_pop (NULL);
   }
   gst_clear_object (&priv->pinned);
@@ -375,7 +264,7 @@ acquire_gpu (GstCudaFilter * self, gint device_id)
   }
   if (!gst_cuda_context_push (priv->context))
     return FALSE;
-  st = create_slot_streams (priv);
+  st = gst_cf_slots_create_streams (priv);
   gst_cuda_context_pop (NULL);
   if (st != CF_OK) {
     GST_WARNING_OBJECT (self, "no CUDA stream: %s", cf_last_error_string ());
@@ -432,7 +321,6 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   return TRUE;
 }
 
-static void queue_discard (GstCudaFilter * self);
 
 static gboolean
 gst_cuda_filter_stop (GstBaseTransform * trans)
@@ -440,7 +328,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
   /* Streaming has stopped: frames still in flight can only be dropped. */
-  queue_discard (self);
+  gst_cf_queue_discard (self);
   release_gpu (self);
   gst_clear_object (&PRIV (self)->context);
   set_started (self, FALSE);
@@ -488,26 +376,6 @@ describe_plane (const GstVideoInfo * info, guint p, GstCudaFilterPlane * pl,
   *rows = pl->src.height;
 }
 
-static gboolean
-is_cuda_caps (GstCaps * caps)
-{
-  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
-
-  return features && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
-}
-
-static gboolean
-device_present (void)
-{
-  static gsize present = 0;
-
-  if (g_once_init_enter (&present))
-    g_once_init_leave (&present, gst_cuda_load_library () &&
-        cf_device_count () > 0 ? 2 : 1);
-  return present == 2;
-}
-
 /* The CPU reference cannot touch device memory, so CUDA-memory caps are
  * offered only where the element will run (or runs) on the GPU: never
  * with backend=cpu, and without a device a peer sees system memory only. */
@@ -523,7 +391,7 @@ cuda_memory_allowed (GstCudaFilter * self)
   GST_OBJECT_UNLOCK (self);
   if (cpu)
     return FALSE;
-  return started ? priv->use_gpu : device_present ();
+  return started ? priv->use_gpu : gst_cf_cuda_device_present ();
 }
 
 /* Same format and size on both sides, and the same memory: the filters
@@ -554,7 +422,6 @@ gst_cuda_filter_transform_caps (GstBaseTransform * trans,
   return ret;
 }
 
-static CfStatus queue_wait (GstCudaFilter * self);
 
 static gboolean
 gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
@@ -562,7 +429,7 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
 {
   GstCudaFilter *self = GST_CUDA_FILTER (filter);
   GstCudaFilterPrivate *priv = PRIV (self);
-  gboolean host = !is_cuda_caps (incaps);
+  gboolean host = !gst_cf_is_cuda_caps (incaps);
   CfStatus st = CF_OK;
 
   if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info)
@@ -593,10 +460,10 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
    * renegotiation may not: let their work end before their planes go. */
   if (!gst_cuda_context_push (priv->context))
     return FALSE;
-  st = queue_wait (self);
+  st = gst_cf_queue_wait (self);
   for (guint i = 0; i < priv->n_slots && st == CF_OK; i++) {
-    free_device_frame (&priv->slots[i].dev);
-    st = alloc_device_frame (priv, &priv->slots[i].dev, host, host);
+    gst_cf_device_frame_free (&priv->slots[i].dev);
+    st = gst_cf_device_frame_alloc (priv, &priv->slots[i].dev, host, host);
   }
   gst_cuda_context_pop (NULL);
   if (st != CF_OK) {
@@ -624,138 +491,25 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 }
 
 /* ------------------------------------------------------------------ */
-/* Allocation: pinned pools for system memory, CUDA pools for CUDA memory */
-
-/* Configures @pool for @caps' frames: pinned host memory for system-memory
- * caps; a GstCudaBufferPool lays its frames out itself (pitched device
- * memory of its context), so *size, a buffer's size, is read back. */
-static gboolean
-configure_pool (GstCudaFilter * self, GstBufferPool * pool, GstCaps * caps,
-    guint min, guint max, guint * size)
-{
-  GstVideoInfo info;
-  GstStructure *config;
-
-  if (!gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, info.size, min, max);
-  if (!GST_IS_CUDA_BUFFER_POOL (pool))
-    gst_buffer_pool_config_set_allocator (config, PRIV (self)->pinned, NULL);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config))
-    return FALSE;
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
-  gst_structure_free (config);
-  return TRUE;
-}
-
-static GstBufferPool *
-new_pool (GstCudaFilter * self, GstCaps * caps, guint min, guint max,
-    guint * size)
-{
-  GstBufferPool *pool = is_cuda_caps (caps) ?
-      gst_cuda_buffer_pool_new (PRIV (self)->context) :
-      gst_video_buffer_pool_new ();
-
-  if (!configure_pool (self, pool, caps, min, max, size))
-    gst_clear_object (&pool);
-  return pool;
-}
+/* Allocation (gstcfallocation.c) on the GPU, the parent's on the CPU    */
 
 static gboolean
 gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  GstCudaFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool;
-  GstCaps *caps;
-  guint size;
-
-  if (!priv->use_gpu || gst_base_transform_is_passthrough (trans))
+  if (!PRIV (trans)->use_gpu || gst_base_transform_is_passthrough (trans))
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)
         ->propose_allocation (trans, decide_query, query);
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps)
-    return FALSE;
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  if (!is_cuda_caps (caps))
-    gst_query_add_allocation_param (query, priv->pinned, NULL);
-  /* Every frame in flight holds its input buffer, plus one being filled. */
-  pool = new_pool (self, caps, priv->n_slots + 1, 0, &size);
-  if (!pool)
-    return FALSE;
-  gst_query_add_allocation_pool (query, pool, size, priv->n_slots + 1, 0);
-  gst_object_unref (pool);
-  return TRUE;
-}
-
-static void
-set_first_allocation_param (GstQuery * query, GstAllocator * allocator)
-{
-  if (gst_query_get_n_allocation_params (query) > 0)
-    gst_query_set_nth_allocation_param (query, 0, allocator, NULL);
-  else
-    gst_query_add_allocation_param (query, allocator, NULL);
-}
-
-/* Downstream's pool when it holds device memory of our context and lets
- * itself be configured; NULL otherwise. Takes @pool. */
-static GstBufferPool *
-usable_cuda_pool (GstCudaFilter * self, GstBufferPool * pool, GstCaps * caps,
-    guint min, guint max, guint * size)
-{
-  if (pool && GST_IS_CUDA_BUFFER_POOL (pool)
-      && GST_CUDA_BUFFER_POOL (pool)->context == PRIV (self)->context
-      && configure_pool (self, pool, caps, min, max, size))
-    return pool;
-  gst_clear_object (&pool);
-  return NULL;
+  return gst_cf_propose_allocation (GST_CUDA_FILTER (trans), query);
 }
 
 static gboolean
 gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
-  GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  GstCudaFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool = NULL;
-  GstCaps *caps;
-  guint size, min = 0, max = 0;
-
-  if (!priv->use_gpu)
+  if (!PRIV (trans)->use_gpu)
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)
         ->decide_allocation (trans, query);
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps)
-    return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-  /* Every frame in flight holds its output buffer, plus downstream's. */
-  min = MAX (min, 1) + priv->n_slots;
-  if (max && max < min)
-    max = min;
-  /* Only a CUDA pool of downstream's is worth taking: a system-memory one
-   * would not be pinned. */
-  if (is_cuda_caps (caps))
-    pool = usable_cuda_pool (self, pool, caps, min, max, &size);
-  else
-    gst_clear_object (&pool);
-  if (!pool)
-    pool = new_pool (self, caps, min, max, &size);
-  if (!pool)
-    return FALSE;
-  if (!is_cuda_caps (caps))
-    set_first_allocation_param (query, priv->pinned);
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-  return TRUE;
+  return gst_cf_decide_allocation (GST_CUDA_FILTER (trans), query);
 }
 
 /* ------------------------------------------------------------------ */
@@ -790,403 +544,6 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   }
 }
 
-/* Makes the element's CUDA context current; nothing to do on the CPU. */
-static gboolean
-push_context (GstCudaFilterPrivate * priv)
-{
-  return !priv->use_gpu || gst_cuda_context_push (priv->context);
-}
-
-static void
-pop_context (GstCudaFilterPrivate * priv)
-{
-  if (priv->use_gpu)
-    gst_cuda_context_pop (NULL);
-}
-
-static GstFlowReturn
-filter_error (GstCudaFilter * self, CfStatus st)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
-
-  GST_ELEMENT_ERROR (self, STREAM, FAILED,
-      ("Filtering a %dx%d %s frame failed: %s.", info->width, info->height,
-          GST_VIDEO_INFO_NAME (info), cf_status_string (st)),
-      ("backend %s: %s", priv->use_gpu ? "cuda" : "cpu",
-          priv->use_gpu ? cf_last_error_string () : "reference"));
-  return GST_FLOW_ERROR;
-}
-
-/* Plane @p of @slot's frame, reading @src and writing @dst. */
-static GstCudaFilterPlane
-slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
-    void *src, gsize src_stride, void *dst, gsize dst_stride)
-{
-  GstCudaFilterPlane pl = priv->planes[p];
-
-  pl.src.data = src;
-  pl.src.stride = src_stride;
-  pl.dst.data = dst;
-  pl.dst.stride = dst_stride;
-  pl.border = slot->border;
-  return pl;
-}
-
-/* Where the GPU reads and writes plane @p of @slot's frame: in the mapped
- * CUDA memory itself, or in the slot's device planes, which copies fill
- * from and empty into host memory. */
-static GstCudaFilterPlane
-device_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p)
-{
-  const DeviceFrame *dev = &slot->dev;
-
-  return slot_plane (priv, slot, p,
-      slot->in_cuda ? GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p) : dev->in[p],
-      slot->in_cuda ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p) :
-      dev->in_stride[p],
-      slot->out_cuda ? GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p) :
-      dev->out[p],
-      slot->out_cuda ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p) :
-      dev->out_stride[p]);
-}
-
-/* Queues upload, filter and download of @slot's frame on the slot's own
- * stream, so they overlap with other frames' work; nothing waits here.
- * A side in CUDA memory is neither uploaded nor downloaded. */
-static CfStatus
-launch_on_gpu (GstCudaFilter * self, Slot * slot)
-{
-  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
-  GstCudaFilterPrivate *priv = PRIV (self);
-  CfExec exec = { 1, slot->stream, &slot->scratch };
-  DeviceFrame *dev = &slot->dev;
-  CfStatus st;
-
-  /* only when the memory is not what the caps said: set_info made them */
-  st = alloc_device_frame (priv, dev, !slot->in_cuda, !slot->out_cuda);
-  for (guint p = 0; p < priv->n_planes && st == CF_OK && !slot->in_cuda; p++)
-    st = cf_copy_2d_async (dev->in[p], dev->in_stride[p],
-        GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p), priv->row_bytes[p],
-        priv->rows[p], slot->stream);
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    GstCudaFilterPlane pl = device_plane (priv, slot, p);
-    st = klass->filter_plane (self, slot->params, &pl, &exec);
-  }
-  for (guint p = 0; p < priv->n_planes && st == CF_OK && !slot->out_cuda; p++)
-    st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
-        dev->out_stride[p], priv->row_bytes[p], priv->rows[p], slot->stream);
-  return st;
-}
-
-static CfStatus
-filter_on_cpu (GstCudaFilter * self, Slot * slot)
-{
-  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
-  GstCudaFilterPrivate *priv = PRIV (self);
-  CfExec exec = { 0, NULL, NULL };
-  CfStatus st = CF_OK;
-
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    GstCudaFilterPlane pl = slot_plane (priv, slot, p,
-        GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
-        GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
-    st = klass->filter_plane (self, slot->params, &pl, &exec);
-  }
-  return st;
-}
-
-static Slot *
-queue_slot (GstCudaFilterPrivate * priv, guint i)
-{
-  return &priv->slots[(priv->head + i) % priv->n_slots];
-}
-
-/* Page-locking of upstream's system memory, kept on the memory itself. */
-typedef struct
-{
-  GstCudaContext *context;
-  void *base;                   /* the registered block; NULL: none */
-  gboolean tried;
-} Registration;
-
-static GQuark registration_quark;
-
-/* Runs when the memory is freed, before its block is. */
-static void
-registration_free (Registration * reg)
-{
-  if (reg->base && gst_cuda_context_push (reg->context)) {
-    cf_host_unregister (reg->base);
-    gst_cuda_context_pop (NULL);
-  }
-  gst_object_unref (reg->context);
-  g_free (reg);
-}
-
-/* Pages upstream did not lock go through the driver's staging copy, at a
- * fraction of the bus speed (docs/performance.md). Memory that comes back
- * (a pool's) is page-locked in place the second time it is seen, once, so
- * its later uploads are DMA; one-shot buffers are not worth the cost. Only
- * plain system memory, whose pointer stays put until it is freed. With the
- * context pushed. */
-static void
-pin_recurring_memory (GstCudaFilter * self, GstBuffer * buf)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-
-  for (guint i = 0; i < gst_buffer_n_memory (buf); i++) {
-    GstMemory *mem = gst_buffer_peek_memory (buf, i);
-    Registration *reg;
-    GstMapInfo map;
-
-    if (mem->parent || !gst_memory_is_type (mem, GST_ALLOCATOR_SYSMEM))
-      continue;
-    reg = gst_mini_object_get_qdata (GST_MINI_OBJECT (mem), registration_quark);
-    if (!reg) {
-      reg = g_new0 (Registration, 1);
-      reg->context = gst_object_ref (priv->context);
-      gst_mini_object_set_qdata (GST_MINI_OBJECT (mem), registration_quark,
-          reg, (GDestroyNotify) registration_free);
-      continue;
-    }
-    if (reg->tried || !gst_memory_map (mem, &map, GST_MAP_READ))
-      continue;
-    reg->tried = TRUE;
-    if (cf_host_register (map.data - mem->offset, mem->maxsize) == CF_OK)
-      reg->base = map.data - mem->offset;
-    GST_DEBUG_OBJECT (self, "page-locking %" G_GSIZE_FORMAT " bytes at %p: %s",
-        mem->maxsize, map.data - mem->offset,
-        reg->base ? "done" : cf_last_error_string ());
-    gst_memory_unmap (mem, &map);
-  }
-}
-
-/* Whether the GPU can read or write @buf where it is: every memory of it
- * is CUDA memory. */
-static gboolean
-is_cuda_buffer (GstBuffer * buf)
-{
-  guint n = gst_buffer_n_memory (buf);
-
-  for (guint i = 0; i < n; i++)
-    if (!gst_is_cuda_memory (gst_buffer_peek_memory (buf, i)))
-      return FALSE;
-  return n > 0;
-}
-
-/* Device memory of another CUDA context (another device, or a context an
- * application made apart) cannot be used from ours. */
-static gboolean
-check_cuda_context (GstCudaFilter * self, GstBuffer * buf)
-{
-  GstCudaContext *ours = PRIV (self)->context;
-
-  for (guint i = 0; i < gst_buffer_n_memory (buf); i++) {
-    GstCudaContext *theirs =
-        GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, i))->context;
-    guint their_id = 0, our_id = 0;
-
-    if (theirs == ours)
-      continue;
-    g_object_get (theirs, "cuda-device-id", &their_id, NULL);
-    g_object_get (ours, "cuda-device-id", &our_id, NULL);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Input CUDA memory belongs to another CUDA context (device %u; "
-            "this element's is on device %u).", their_id, our_id),
-        ("Let the CUDA elements share one context (same cuda-device-id, or "
-            "one gst.cuda.context set by the application), or put "
-            "cudadownload ! cudaupload in between."));
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* A GstCudaMemory is pitched: without a GstVideoMeta, the planes of @buf
- * are where the allocator's info says, not where the caps would put them. */
-static void
-use_cuda_layout (GstVideoInfo * info, GstBuffer * buf)
-{
-  const GstVideoInfo *mem_info;
-
-  if (gst_buffer_get_video_meta (buf) || gst_buffer_n_memory (buf) != 1)
-    return;
-  mem_info = &GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, 0))->info;
-  if (GST_VIDEO_INFO_FORMAT (mem_info) != GST_VIDEO_INFO_FORMAT (info)
-      || mem_info->width != info->width || mem_info->height != info->height)
-    return;
-  memcpy (info->offset, mem_info->offset, sizeof (info->offset));
-  memcpy (info->stride, mem_info->stride, sizeof (info->stride));
-  info->size = mem_info->size;
-}
-
-/* Maps @buf as a frame of @info; with @cuda, its CUDA memory as device
- * pointers (1.22: no copy unless a CPU write is pending, no wait). */
-static gboolean
-map_frame (GstVideoFrame * frame, const GstVideoInfo * info, GstBuffer * buf,
-    GstMapFlags flags, gboolean cuda)
-{
-  GstVideoInfo layout = *info;
-
-  if (cuda) {
-    flags |= GST_MAP_CUDA;
-    use_cuda_layout (&layout, buf);
-  }
-  return gst_video_frame_map (frame, &layout, buf,
-      flags | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
-}
-
-/* Maps @slot's buffers for the whole time the GPU may touch them: copies
- * read and write host memory, kernels CUDA memory, until the slot's stream
- * is synchronised. On the GPU, CUDA memory is used where it is. */
-static gboolean
-map_slot (GstCudaFilter * self, Slot * slot)
-{
-  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  gboolean gpu = PRIV (self)->use_gpu;
-
-  slot->in_cuda = gpu && is_cuda_buffer (slot->inbuf);
-  slot->out_cuda = gpu && is_cuda_buffer (slot->outbuf);
-  if (slot->in_cuda && !check_cuda_context (self, slot->inbuf))
-    return FALSE;
-  if (!map_frame (&slot->in, &filter->in_info, slot->inbuf, GST_MAP_READ,
-          slot->in_cuda))
-    goto map_failed;
-  if (map_frame (&slot->out, &filter->out_info, slot->outbuf, GST_MAP_WRITE,
-          slot->out_cuda))
-    return TRUE;
-  gst_video_frame_unmap (&slot->in);
-map_failed:
-  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a video frame."),
-      ("%s memory in, %s memory out", slot->in_cuda ? "CUDA" : "host",
-          slot->out_cuda ? "CUDA" : "host"));
-  return FALSE;
-}
-
-/* Starts filtering @inbuf (taken) in the next free slot with the
- * properties of its arrival: on the GPU the work is only queued, on the CPU
- * it is done here. Either way the frame now counts as in flight. */
-static GstFlowReturn
-queue_push (GstCudaFilter * self, GstBuffer * inbuf)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
-  GstCudaFilterPrivate *priv = PRIV (self);
-  Slot *slot = queue_slot (priv, priv->pending);
-  GstFlowReturn ret;
-  CfStatus st;
-
-  ret = GST_BASE_TRANSFORM_GET_CLASS (self)->prepare_output_buffer (trans,
-      inbuf, &slot->outbuf);
-  if (ret != GST_FLOW_OK) {
-    gst_buffer_unref (inbuf);
-    return ret;
-  }
-  slot->inbuf = inbuf;
-  if (!map_slot (self, slot)) {
-    gst_clear_buffer (&slot->inbuf);
-    gst_clear_buffer (&slot->outbuf);
-    return GST_FLOW_ERROR;
-  }
-  if (!slot->params)
-    slot->params = g_malloc0 (klass->params_size);
-  memcpy (slot->params, priv->params, klass->params_size);
-  slot->border = priv->frame_border;
-  priv->pending++;
-
-  if (!push_context (priv))
-    return filter_error (self, CF_ERROR_NO_DEVICE);
-  if (priv->use_gpu)
-    pin_recurring_memory (self, inbuf);
-  st = priv->use_gpu ? launch_on_gpu (self, slot) : filter_on_cpu (self, slot);
-  pop_context (priv);
-  return st == CF_OK ? GST_FLOW_OK : filter_error (self, st);
-}
-
-/* Takes the oldest frame out once its work is done (even a failed one:
- * no copy may still touch its buffers when they go). */
-static CfStatus
-queue_pop (GstCudaFilter * self, GstBuffer ** outbuf)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-  Slot *slot = queue_slot (priv, 0);
-  CfStatus st = CF_OK;
-
-  if (priv->use_gpu && gst_cuda_context_push (priv->context)) {
-    st = cf_stream_synchronize (slot->stream);
-    gst_cuda_context_pop (NULL);
-  } else if (priv->use_gpu) {
-    st = CF_ERROR_NO_DEVICE;
-  }
-  gst_video_frame_unmap (&slot->in);
-  gst_video_frame_unmap (&slot->out);
-  gst_clear_buffer (&slot->inbuf);
-  *outbuf = slot->outbuf;
-  slot->outbuf = NULL;
-  priv->head = (priv->head + 1) % priv->n_slots;
-  priv->pending--;
-  if (st != CF_OK)
-    gst_clear_buffer (outbuf);
-  return st;
-}
-
-/* Waits for every frame in flight, keeping them queued. With the context
- * pushed. */
-static CfStatus
-queue_wait (GstCudaFilter * self)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-  CfStatus st = CF_OK;
-
-  for (guint i = 0; i < priv->pending && priv->use_gpu; i++) {
-    CfStatus s = cf_stream_synchronize (queue_slot (priv, i)->stream);
-    st = st != CF_OK ? st : s;
-  }
-  return st;
-}
-
-/* Drops the frames in flight (flush, stop) once no copy touches them. */
-static void
-queue_discard (GstCudaFilter * self)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-
-  if (priv->pending)
-    GST_DEBUG_OBJECT (self, "discarding %u frames in flight", priv->pending);
-  while (priv->pending) {
-    GstBuffer *buf;
-
-    queue_pop (self, &buf);
-    gst_clear_buffer (&buf);
-  }
-}
-
-/* Sends the frames in flight downstream, oldest first, before an event
- * (EOS, caps, segment...) that must follow them. */
-static GstFlowReturn
-queue_drain (GstCudaFilter * self)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  while (priv->pending) {
-    GstBuffer *buf;
-    CfStatus st = queue_pop (self, &buf);
-
-    if (st != CF_OK && ret == GST_FLOW_OK)
-      ret = filter_error (self, st);
-    if (buf && ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
-    else
-      gst_clear_buffer (&buf);
-  }
-  return ret;
-}
-
 /* One call per frame out: the input frame (if any) goes in flight, and the
  * oldest comes out once frames-in-flight are in the GPU. A frame that
  * passes through first lets every frame in flight out, one per call. */
@@ -1207,14 +564,14 @@ gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
     GstBuffer *inbuf = trans->queued_buf;
 
     trans->queued_buf = NULL;
-    ret = queue_push (self, inbuf);
+    ret = gst_cf_queue_push (self, inbuf);
   }
   if (ret != GST_FLOW_OK || !priv->pending)
     return ret;
   if (priv->pending < priv->n_slots && !trans->queued_buf)
     return GST_FLOW_OK;
-  st = queue_pop (self, outbuf);
-  return st == CF_OK ? GST_FLOW_OK : filter_error (self, st);
+  st = gst_cf_queue_pop (self, outbuf);
+  return st == CF_OK ? GST_FLOW_OK : gst_cf_filter_error (self, st);
 }
 
 static gboolean
@@ -1225,9 +582,9 @@ gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
   /* FLUSH_STOP, not FLUSH_START: only then has the streaming thread let go
    * of the queue. */
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    queue_discard (self);
+    gst_cf_queue_discard (self);
   } else if (GST_EVENT_IS_SERIALIZED (event)) {
-    GstFlowReturn ret = queue_drain (self);
+    GstFlowReturn ret = gst_cf_queue_drain (self);
 
     if (ret != GST_FLOW_OK)
       GST_DEBUG_OBJECT (self, "draining before %s: %s",
@@ -1290,7 +647,7 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   /* Upstream wants its buffers back (a pool change): the frames in flight
    * hold some of them. */
   if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && direction == GST_PAD_SINK)
-    queue_drain (GST_CUDA_FILTER (trans));
+    gst_cf_queue_drain (GST_CUDA_FILTER (trans));
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
       && gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
           PRIV (trans)->context))
@@ -1442,7 +799,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
 
-  registration_quark = g_quark_from_static_string ("cudafilter-pinned");
+  gst_cf_pageable_init ();
   param_quark = g_quark_from_static_string ("cudafilter-param-offset");
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, 0);

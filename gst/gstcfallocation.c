@@ -1,0 +1,131 @@
+/* Buffer pools: see gstcfallocation.h. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcfallocation.h"
+#include "gstcfcudamemory.h"
+#include "gstcfprivate.h"
+
+#include <gst/cuda/gstcudabufferpool.h>
+
+/* Configures @pool for @caps' frames: pinned host memory for system-memory
+ * caps; a GstCudaBufferPool lays its frames out itself (pitched device
+ * memory of its context), so *size, a buffer's size, is read back. */
+static gboolean
+configure_pool (GstCudaFilter * self, GstBufferPool * pool, GstCaps * caps,
+    guint min, guint max, guint * size)
+{
+  GstVideoInfo info;
+  GstStructure *config;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, info.size, min, max);
+  if (!GST_IS_CUDA_BUFFER_POOL (pool))
+    gst_buffer_pool_config_set_allocator (config, PRIV (self)->pinned, NULL);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config))
+    return FALSE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
+  gst_structure_free (config);
+  return TRUE;
+}
+
+static GstBufferPool *
+new_pool (GstCudaFilter * self, GstCaps * caps, guint min, guint max,
+    guint * size)
+{
+  GstBufferPool *pool = gst_cf_is_cuda_caps (caps) ?
+      gst_cuda_buffer_pool_new (PRIV (self)->context) :
+      gst_video_buffer_pool_new ();
+
+  if (!configure_pool (self, pool, caps, min, max, size))
+    gst_clear_object (&pool);
+  return pool;
+}
+
+static void
+set_first_allocation_param (GstQuery * query, GstAllocator * allocator)
+{
+  if (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_set_nth_allocation_param (query, 0, allocator, NULL);
+  else
+    gst_query_add_allocation_param (query, allocator, NULL);
+}
+
+/* Downstream's pool when it holds device memory of our context and lets
+ * itself be configured; NULL otherwise. Takes @pool. */
+static GstBufferPool *
+usable_cuda_pool (GstCudaFilter * self, GstBufferPool * pool, GstCaps * caps,
+    guint min, guint max, guint * size)
+{
+  if (pool && GST_IS_CUDA_BUFFER_POOL (pool)
+      && GST_CUDA_BUFFER_POOL (pool)->context == PRIV (self)->context
+      && configure_pool (self, pool, caps, min, max, size))
+    return pool;
+  gst_clear_object (&pool);
+  return NULL;
+}
+
+gboolean
+gst_cf_propose_allocation (GstCudaFilter * self, GstQuery * query)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  GstBufferPool *pool;
+  GstCaps *caps;
+  guint size;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return FALSE;
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  if (!gst_cf_is_cuda_caps (caps))
+    gst_query_add_allocation_param (query, priv->pinned, NULL);
+  /* Every frame in flight holds its input buffer, plus one being filled. */
+  pool = new_pool (self, caps, priv->n_slots + 1, 0, &size);
+  if (!pool)
+    return FALSE;
+  gst_query_add_allocation_pool (query, pool, size, priv->n_slots + 1, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+gboolean
+gst_cf_decide_allocation (GstCudaFilter * self, GstQuery * query)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  GstBufferPool *pool = NULL;
+  GstCaps *caps;
+  guint size, min = 0, max = 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  /* Every frame in flight holds its output buffer, plus downstream's. */
+  min = MAX (min, 1) + priv->n_slots;
+  if (max && max < min)
+    max = min;
+  /* Only a CUDA pool of downstream's is worth taking: a system-memory one
+   * would not be pinned. */
+  if (gst_cf_is_cuda_caps (caps))
+    pool = usable_cuda_pool (self, pool, caps, min, max, &size);
+  else
+    gst_clear_object (&pool);
+  if (!pool)
+    pool = new_pool (self, caps, min, max, &size);
+  if (!pool)
+    return FALSE;
+  if (!gst_cf_is_cuda_caps (caps))
+    set_first_allocation_param (query, priv->pinned);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}

@@ -1,0 +1,105 @@
+/* CUDA memory (zero copy): see gstcfcudamemory.h. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcfcudamemory.h"
+#include "gstcfprivate.h"
+#include "cf_runtime.h"
+
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+
+gboolean
+gst_cf_is_cuda_caps (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
+
+gboolean
+gst_cf_cuda_device_present (void)
+{
+  static gsize present = 0;
+
+  if (g_once_init_enter (&present))
+    g_once_init_leave (&present, gst_cuda_load_library () &&
+        cf_device_count () > 0 ? 2 : 1);
+  return present == 2;
+}
+
+/* Whether the GPU can read or write @buf where it is: every memory of it
+ * is CUDA memory. */
+gboolean
+gst_cf_is_cuda_buffer (GstBuffer * buf)
+{
+  guint n = gst_buffer_n_memory (buf);
+
+  for (guint i = 0; i < n; i++)
+    if (!gst_is_cuda_memory (gst_buffer_peek_memory (buf, i)))
+      return FALSE;
+  return n > 0;
+}
+
+/* Device memory of another CUDA context (another device, or a context an
+ * application made apart) cannot be used from ours. */
+gboolean
+gst_cf_check_cuda_context (GstCudaFilter * self, GstBuffer * buf)
+{
+  GstCudaContext *ours = PRIV (self)->context;
+
+  for (guint i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstCudaContext *theirs =
+        GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, i))->context;
+    guint their_id = 0, our_id = 0;
+
+    if (theirs == ours)
+      continue;
+    g_object_get (theirs, "cuda-device-id", &their_id, NULL);
+    g_object_get (ours, "cuda-device-id", &our_id, NULL);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Input CUDA memory belongs to another CUDA context (device %u; "
+            "this element's is on device %u).", their_id, our_id),
+        ("Let the CUDA elements share one context (same cuda-device-id, or "
+            "one gst.cuda.context set by the application), or put "
+            "cudadownload ! cudaupload in between."));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A GstCudaMemory is pitched: without a GstVideoMeta, the planes of @buf
+ * are where the allocator's info says, not where the caps would put them. */
+static void
+use_cuda_layout (GstVideoInfo * info, GstBuffer * buf)
+{
+  const GstVideoInfo *mem_info;
+
+  if (gst_buffer_get_video_meta (buf) || gst_buffer_n_memory (buf) != 1)
+    return;
+  mem_info = &GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, 0))->info;
+  if (GST_VIDEO_INFO_FORMAT (mem_info) != GST_VIDEO_INFO_FORMAT (info)
+      || mem_info->width != info->width || mem_info->height != info->height)
+    return;
+  memcpy (info->offset, mem_info->offset, sizeof (info->offset));
+  memcpy (info->stride, mem_info->stride, sizeof (info->stride));
+  info->size = mem_info->size;
+}
+
+/* Maps @buf as a frame of @info; with @cuda, its CUDA memory as device
+ * pointers (1.22: no copy unless a CPU write is pending, no wait). */
+gboolean
+gst_cf_map_frame (GstVideoFrame * frame, const GstVideoInfo * info,
+    GstBuffer * buf, GstMapFlags flags, gboolean cuda)
+{
+  GstVideoInfo layout = *info;
+
+  if (cuda) {
+    flags |= GST_MAP_CUDA;
+    use_cuda_layout (&layout, buf);
+  }
+  return gst_video_frame_map (frame, &layout, buf,
+      flags | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
+}

@@ -1,0 +1,82 @@
+/* GstCudaFilter's instance state, shared by the files of the base class
+ * (gstcudafilter.c and the gstcf*.c it is split into). Not for elements. */
+#ifndef __GST_CF_PRIVATE_H__
+#define __GST_CF_PRIVATE_H__
+
+#include "gstcudafilter.h"
+
+#include <gst/cuda/gstcudacontext.h>
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
+
+#define MAX_FRAMES_IN_FLIGHT 8
+
+/* Device copies of one frame's planes, in and out. */
+typedef struct
+{
+  void *in[GST_VIDEO_MAX_PLANES];
+  void *out[GST_VIDEO_MAX_PLANES];
+  size_t in_stride[GST_VIDEO_MAX_PLANES];
+  size_t out_stride[GST_VIDEO_MAX_PLANES];
+} DeviceFrame;
+
+/* One frame in flight: its buffers (mapped until its work is done, since DMA
+ * reads and writes them), the properties as they were when it arrived and,
+ * on the GPU, its own planes, scratch and stream, so frames overlap. */
+typedef struct
+{
+  GstBuffer *inbuf;
+  GstBuffer *outbuf;
+  GstVideoFrame in;
+  GstVideoFrame out;
+  gpointer params;
+  CfBorder border;
+  gboolean in_cuda;             /* mapped as device memory (GST_MAP_CUDA) */
+  gboolean out_cuda;
+
+  /* GPU: the stream from start(), the planes from set_info() */
+  CfStream stream;
+  CfScratch scratch;
+  DeviceFrame dev;
+} Slot;
+
+typedef struct
+{
+  /* properties, under the object lock */
+  gint device_id;
+  GstCudaFilterBackend backend;
+  CfBorder border;
+  guint frames_in_flight;
+
+  /* streaming state, from start() to stop() */
+  GstCudaContext *context;
+  gboolean started;             /* under the object lock */
+  gboolean use_gpu;
+  GstAllocator *pinned;
+  guint n_slots;                /* frames-in-flight as read at start() */
+  Slot slots[MAX_FRAMES_IN_FLIGHT];
+  guint head;                   /* oldest frame in flight */
+  guint pending;                /* frames in flight, in input order */
+
+  /* per format, from set_info() */
+  guint n_planes;
+  GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
+  gsize row_bytes[GST_VIDEO_MAX_PLANES];
+  gint rows[GST_VIDEO_MAX_PLANES];
+
+  /* the element's parameters (its params struct), under the object lock */
+  gpointer live_params;
+
+  /* the properties as they were when the last frame arrived */
+  gpointer params;
+  CfBorder frame_border;
+} GstCudaFilterPrivate;
+
+GstCudaFilterPrivate *gst_cuda_filter_get_priv (GstCudaFilter * self);
+#define PRIV(self) gst_cuda_filter_get_priv (GST_CUDA_FILTER (self))
+
+G_END_DECLS
+
+#endif /* __GST_CF_PRIVATE_H__ */

@@ -1,0 +1,329 @@
+/* Frames in flight: see gstcfslots.h. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcfslots.h"
+#include "gstcfcudamemory.h"
+#include "gstcfpageable.h"
+#include "cf_runtime.h"
+
+#define GST_CAT_DEFAULT gst_cuda_filter_debug
+
+void
+gst_cf_device_frame_free (DeviceFrame * dev)
+{
+  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    cf_device_free (dev->in[p]);
+    cf_device_free (dev->out[p]);
+  }
+  memset (dev, 0, sizeof (*dev));
+}
+
+/* Device planes for the sides (@in, @out) whose frames are in host memory,
+ * those not made yet: CUDA memory in and out needs none. They stay until
+ * the format changes. */
+CfStatus
+gst_cf_device_frame_alloc (GstCudaFilterPrivate * priv, DeviceFrame * dev,
+    gboolean in, gboolean out)
+{
+  CfStatus st = CF_OK;
+
+  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
+    if (in && !dev->in[p])
+      st = cf_device_alloc_2d (&dev->in[p], &dev->in_stride[p],
+          priv->row_bytes[p], priv->rows[p]);
+    if (out && !dev->out[p] && st == CF_OK)
+      st = cf_device_alloc_2d (&dev->out[p], &dev->out_stride[p],
+          priv->row_bytes[p], priv->rows[p]);
+  }
+  return st;
+}
+
+/* With the context pushed. */
+void
+gst_cf_slots_free (GstCudaFilterPrivate * priv)
+{
+  for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++) {
+    Slot *slot = &priv->slots[i];
+
+    gst_cf_device_frame_free (&slot->dev);
+    cf_scratch_release (&slot->scratch);
+    cf_stream_destroy (slot->stream);
+    slot->stream = NULL;
+  }
+}
+
+/* One stream per slot, made once here and never per frame. */
+CfStatus
+gst_cf_slots_create_streams (GstCudaFilterPrivate * priv)
+{
+  CfStatus st = CF_OK;
+
+  for (guint i = 0; i < priv->n_slots && st == CF_OK; i++)
+    st = cf_stream_create (&priv->slots[i].stream);
+  return st;
+}
+
+/* Makes the element's CUDA context current; nothing to do on the CPU. */
+static gboolean
+push_context (GstCudaFilterPrivate * priv)
+{
+  return !priv->use_gpu || gst_cuda_context_push (priv->context);
+}
+
+static void
+pop_context (GstCudaFilterPrivate * priv)
+{
+  if (priv->use_gpu)
+    gst_cuda_context_pop (NULL);
+}
+
+GstFlowReturn
+gst_cf_filter_error (GstCudaFilter * self, CfStatus st)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+
+  GST_ELEMENT_ERROR (self, STREAM, FAILED,
+      ("Filtering a %dx%d %s frame failed: %s.", info->width, info->height,
+          GST_VIDEO_INFO_NAME (info), cf_status_string (st)),
+      ("backend %s: %s", priv->use_gpu ? "cuda" : "cpu",
+          priv->use_gpu ? cf_last_error_string () : "reference"));
+  return GST_FLOW_ERROR;
+}
+
+/* Plane @p of @slot's frame, reading @src and writing @dst. */
+static GstCudaFilterPlane
+slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
+    void *src, gsize src_stride, void *dst, gsize dst_stride)
+{
+  GstCudaFilterPlane pl = priv->planes[p];
+
+  pl.src.data = src;
+  pl.src.stride = src_stride;
+  pl.dst.data = dst;
+  pl.dst.stride = dst_stride;
+  pl.border = slot->border;
+  return pl;
+}
+
+/* Where the GPU reads and writes plane @p of @slot's frame: in the mapped
+ * CUDA memory itself, or in the slot's device planes, which copies fill
+ * from and empty into host memory. */
+static GstCudaFilterPlane
+device_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p)
+{
+  const DeviceFrame *dev = &slot->dev;
+
+  return slot_plane (priv, slot, p,
+      slot->in_cuda ? GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p) : dev->in[p],
+      slot->in_cuda ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p) :
+      dev->in_stride[p],
+      slot->out_cuda ? GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p) :
+      dev->out[p],
+      slot->out_cuda ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p) :
+      dev->out_stride[p]);
+}
+
+/* Queues upload, filter and download of @slot's frame on the slot's own
+ * stream, so they overlap with other frames' work; nothing waits here.
+ * A side in CUDA memory is neither uploaded nor downloaded. */
+static CfStatus
+launch_on_gpu (GstCudaFilter * self, Slot * slot)
+{
+  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  GstCudaFilterPrivate *priv = PRIV (self);
+  CfExec exec = { 1, slot->stream, &slot->scratch };
+  DeviceFrame *dev = &slot->dev;
+  CfStatus st;
+
+  /* only when the memory is not what the caps said: set_info made them */
+  st = gst_cf_device_frame_alloc (priv, dev, !slot->in_cuda, !slot->out_cuda);
+  for (guint p = 0; p < priv->n_planes && st == CF_OK && !slot->in_cuda; p++)
+    st = cf_copy_2d_async (dev->in[p], dev->in_stride[p],
+        GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p), priv->row_bytes[p],
+        priv->rows[p], slot->stream);
+  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
+    GstCudaFilterPlane pl = device_plane (priv, slot, p);
+    st = klass->filter_plane (self, slot->params, &pl, &exec);
+  }
+  for (guint p = 0; p < priv->n_planes && st == CF_OK && !slot->out_cuda; p++)
+    st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
+        dev->out_stride[p], priv->row_bytes[p], priv->rows[p], slot->stream);
+  return st;
+}
+
+static CfStatus
+filter_on_cpu (GstCudaFilter * self, Slot * slot)
+{
+  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  GstCudaFilterPrivate *priv = PRIV (self);
+  CfExec exec = { 0, NULL, NULL };
+  CfStatus st = CF_OK;
+
+  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
+    GstCudaFilterPlane pl = slot_plane (priv, slot, p,
+        GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
+        GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
+    st = klass->filter_plane (self, slot->params, &pl, &exec);
+  }
+  return st;
+}
+
+static Slot *
+queue_slot (GstCudaFilterPrivate * priv, guint i)
+{
+  return &priv->slots[(priv->head + i) % priv->n_slots];
+}
+
+/* Maps @slot's buffers for the whole time the GPU may touch them: copies
+ * read and write host memory, kernels CUDA memory, until the slot's stream
+ * is synchronised. On the GPU, CUDA memory is used where it is. */
+static gboolean
+map_slot (GstCudaFilter * self, Slot * slot)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  gboolean gpu = PRIV (self)->use_gpu;
+
+  slot->in_cuda = gpu && gst_cf_is_cuda_buffer (slot->inbuf);
+  slot->out_cuda = gpu && gst_cf_is_cuda_buffer (slot->outbuf);
+  if (slot->in_cuda && !gst_cf_check_cuda_context (self, slot->inbuf))
+    return FALSE;
+  if (!gst_cf_map_frame (&slot->in, &filter->in_info, slot->inbuf, GST_MAP_READ,
+          slot->in_cuda))
+    goto map_failed;
+  if (gst_cf_map_frame (&slot->out, &filter->out_info, slot->outbuf,
+          GST_MAP_WRITE, slot->out_cuda))
+    return TRUE;
+  gst_video_frame_unmap (&slot->in);
+map_failed:
+  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a video frame."),
+      ("%s memory in, %s memory out", slot->in_cuda ? "CUDA" : "host",
+          slot->out_cuda ? "CUDA" : "host"));
+  return FALSE;
+}
+
+/* Starts filtering @inbuf (taken) in the next free slot with the
+ * properties of its arrival: on the GPU the work is only queued, on the CPU
+ * it is done here. Either way the frame now counts as in flight. */
+GstFlowReturn
+gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  GstCudaFilterPrivate *priv = PRIV (self);
+  Slot *slot = queue_slot (priv, priv->pending);
+  GstFlowReturn ret;
+  CfStatus st;
+
+  ret = GST_BASE_TRANSFORM_GET_CLASS (self)->prepare_output_buffer (trans,
+      inbuf, &slot->outbuf);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
+  slot->inbuf = inbuf;
+  if (!map_slot (self, slot)) {
+    gst_clear_buffer (&slot->inbuf);
+    gst_clear_buffer (&slot->outbuf);
+    return GST_FLOW_ERROR;
+  }
+  if (!slot->params)
+    slot->params = g_malloc0 (klass->params_size);
+  memcpy (slot->params, priv->params, klass->params_size);
+  slot->border = priv->frame_border;
+  priv->pending++;
+
+  if (!push_context (priv))
+    return gst_cf_filter_error (self, CF_ERROR_NO_DEVICE);
+  if (priv->use_gpu)
+    gst_cf_pin_recurring_memory (self, inbuf);
+  st = priv->use_gpu ? launch_on_gpu (self, slot) : filter_on_cpu (self, slot);
+  pop_context (priv);
+  return st == CF_OK ? GST_FLOW_OK : gst_cf_filter_error (self, st);
+}
+
+/* Takes the oldest frame out once its work is done (even a failed one:
+ * no copy may still touch its buffers when they go). */
+CfStatus
+gst_cf_queue_pop (GstCudaFilter * self, GstBuffer ** outbuf)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  Slot *slot = queue_slot (priv, 0);
+  CfStatus st = CF_OK;
+
+  if (priv->use_gpu && gst_cuda_context_push (priv->context)) {
+    st = cf_stream_synchronize (slot->stream);
+    gst_cuda_context_pop (NULL);
+  } else if (priv->use_gpu) {
+    st = CF_ERROR_NO_DEVICE;
+  }
+  gst_video_frame_unmap (&slot->in);
+  gst_video_frame_unmap (&slot->out);
+  gst_clear_buffer (&slot->inbuf);
+  *outbuf = slot->outbuf;
+  slot->outbuf = NULL;
+  priv->head = (priv->head + 1) % priv->n_slots;
+  priv->pending--;
+  if (st != CF_OK)
+    gst_clear_buffer (outbuf);
+  return st;
+}
+
+/* Waits for every frame in flight, keeping them queued. With the context
+ * pushed. */
+CfStatus
+gst_cf_queue_wait (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  CfStatus st = CF_OK;
+
+  for (guint i = 0; i < priv->pending && priv->use_gpu; i++) {
+    CfStatus s = cf_stream_synchronize (queue_slot (priv, i)->stream);
+    st = st != CF_OK ? st : s;
+  }
+  return st;
+}
+
+/* Drops the frames in flight (flush, stop) once no copy touches them. */
+void
+gst_cf_queue_discard (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+
+  if (priv->pending)
+    GST_DEBUG_OBJECT (self, "discarding %u frames in flight", priv->pending);
+  while (priv->pending) {
+    GstBuffer *buf;
+
+    gst_cf_queue_pop (self, &buf);
+    gst_clear_buffer (&buf);
+  }
+}
+
+/* Sends the frames in flight downstream, oldest first, before an event
+ * (EOS, caps, segment...) that must follow them. */
+GstFlowReturn
+gst_cf_queue_drain (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (priv->pending) {
+    GstBuffer *buf;
+    CfStatus st = gst_cf_queue_pop (self, &buf);
+
+    if (st != CF_OK && ret == GST_FLOW_OK)
+      ret = gst_cf_filter_error (self, st);
+    if (buf && ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
+    else
+      gst_clear_buffer (&buf);
+  }
+  return ret;
+}
