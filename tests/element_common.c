@@ -1,19 +1,34 @@
 /* What every cudafilters element must do, checked on each of them with
  * parameters that make it change the frame: every template format with alpha
  * untouched, padded strides, EOS and flush keeping every frame, state
- * cycling, caps changes, unsupported caps refused, and backend=cuda refused
- * with a clear error where there is no GPU. CPU backend, runs everywhere. */
+ * cycling, caps changes, unsupported caps refused, backend=cuda refused
+ * with a clear error where there is no GPU, identity settings passing
+ * buffers through, and properties changed while PLAYING applying from the
+ * next frame. CPU backend, runs everywhere. */
 #include "element_util.h"
 
 static const struct
 {
   const gchar *name;
-  const gchar *props;
+  const gchar *props;           /* settings that change the frame */
+  const gchar *identity[2];     /* settings that pass buffers through */
+  /* A live change: the first frame's settings, those set while PLAYING,
+   * then identity settings set while PLAYING. */
+  const gchar *live_from;
+  const gchar *live_to;
+  const gchar *live_identity;
 } elements[] = {
-  {"cudagaussianblur", "sigma=2"},
-  {"cudamedian", "size=5"},
-  {"cudabilateral", "sigma-space=2 sigma-range=0.2"},
-  {"cudasatblur", "radius-x=3 radius-y=2"},
+  {"cudagaussianblur", "sigma=2", {"sigma=0"},
+      "sigma=1", "sigma=4", "sigma=0"},
+  {"cudamedian", "size=5", {"size=1 iterations=3"},
+      "size=3", "size=7 iterations=2", "size=1"},
+  {"cudabilateral", "sigma-space=2 sigma-range=0.2",
+        {"sigma-space=0", "sigma-range=0 radius=7"},
+        "sigma-range=0.2", "sigma-space=3.5 sigma-range=0.4 mode=separable",
+      "sigma-range=0"},
+  {"cudasatblur", "radius-x=3 radius-y=2", {"radius-x=0 radius-y=0 passes=3"},
+      "radius-x=1 radius-y=1", "radius-x=9 passes=3 border-mode=mirror",
+      "radius-x=0 radius-y=0"},
 };
 
 static gchar *
@@ -216,6 +231,108 @@ GST_START_TEST (test_cuda_backend_without_gpu_is_an_error)
 
 GST_END_TEST;
 
+GST_START_TEST (test_identity_is_passthrough)
+{
+  for (guint e = 0; e < G_N_ELEMENTS (elements); e++)
+    for (guint i = 0; i < G_N_ELEMENTS (elements[e].identity); i++) {
+      if (!elements[e].identity[i])
+        continue;
+      gchar *launch = g_strdup_printf ("%s %s backend=cpu", elements[e].name,
+          elements[e].identity[i]);
+      GstHarness *hrn = cf_harness_new (launch, "RGBA", 16, 8);
+      GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_RGBA, 16, 8, 0, 1);
+      GstBuffer *out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+
+      fail_unless (out == in, "%s did not pass the buffer through", launch);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      gst_harness_teardown (hrn);
+      g_free (launch);
+    }
+}
+
+GST_END_TEST;
+
+/* Sets "name=value ..." on the element of @hrn, as gst-launch would. */
+static void
+set_props (GstHarness * hrn, const gchar * name, const gchar * props)
+{
+  GstElement *el = gst_harness_find_element (hrn, name);
+  gchar **settings = g_strsplit (props, " ", -1);
+
+  for (guint i = 0; settings[i]; i++) {
+    gchar **kv = g_strsplit (settings[i], "=", 2);
+
+    gst_util_set_object_arg (G_OBJECT (el), kv[0], kv[1]);
+    g_strfreev (kv);
+  }
+  g_strfreev (settings);
+  gst_object_unref (el);
+}
+
+/* What the element gives for @in with @props (and @more) set from the
+ * start. */
+static GstBuffer *
+static_output (guint e, const gchar * props, const gchar * more, GstBuffer * in)
+{
+  gchar *launch = g_strdup_printf ("%s %s %s backend=cpu", elements[e].name,
+      props, more);
+  GstBuffer *out = cf_run_one (launch, "GRAY8", 40, 30, in);
+
+  g_free (launch);
+  return out;
+}
+
+/* Properties set while PLAYING apply from the next frame, as if they had
+ * been set from the start; identity settings then pass buffers through,
+ * and setting the change again filters again. */
+GST_START_TEST (test_live_property_change)
+{
+  const GstVideoFormat f = GST_VIDEO_FORMAT_GRAY8;
+
+  for (guint e = 0; e < G_N_ELEMENTS (elements); e++) {
+    const gchar *name = elements[e].name;
+    gchar *launch = g_strdup_printf ("%s %s backend=cpu", name,
+        elements[e].live_from);
+    GstHarness *hrn = cf_harness_new (launch, "GRAY8", 40, 30);
+    GstBuffer *in = cf_random_frame (f, 40, 30, 0, 3);
+    GstBuffer *out1 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+    GstBuffer *exp1 = static_output (e, elements[e].live_from, "", in);
+
+    set_props (hrn, name, elements[e].live_to);
+    GstBuffer *out2 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+    GstBuffer *exp2 = static_output (e, elements[e].live_from,
+        elements[e].live_to, in);
+
+    fail_unless_equals_int (cf_frames_max_diff (out1, exp1, f, 40, 30), 0);
+    fail_unless_equals_int (cf_frames_max_diff (out2, exp2, f, 40, 30), 0);
+    fail_unless (cf_frames_max_diff (out1, out2, f, 40, 30) > 0,
+        "%s: %s changed nothing", name, elements[e].live_to);
+
+    set_props (hrn, name, elements[e].live_identity);
+    GstBuffer *out3 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+    fail_unless (out3 == in, "%s: %s while playing did not pass through",
+        name, elements[e].live_identity);
+
+    set_props (hrn, name, elements[e].live_from);
+    set_props (hrn, name, elements[e].live_to);
+    GstBuffer *out4 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+    fail_unless_equals_int (cf_frames_max_diff (out4, exp2, f, 40, 30), 0);
+
+    gst_buffer_unref (out1);
+    gst_buffer_unref (out2);
+    gst_buffer_unref (out3);
+    gst_buffer_unref (out4);
+    gst_buffer_unref (exp1);
+    gst_buffer_unref (exp2);
+    gst_buffer_unref (in);
+    gst_harness_teardown (hrn);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 cudafilters_suite (void)
 {
@@ -229,6 +346,8 @@ cudafilters_suite (void)
   tcase_add_test (tc, test_state_cycling_and_caps_change);
   tcase_add_test (tc, test_unsupported_caps_are_refused);
   tcase_add_test (tc, test_cuda_backend_without_gpu_is_an_error);
+  tcase_add_test (tc, test_identity_is_passthrough);
+  tcase_add_test (tc, test_live_property_change);
   return s;
 }
 

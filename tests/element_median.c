@@ -174,21 +174,6 @@ GST_START_TEST (test_luma_only)
 
 GST_END_TEST;
 
-GST_START_TEST (test_size_one_is_passthrough)
-{
-  GstHarness *hrn = cf_harness_new (ELEMENT " size=1 iterations=3 "
-      "backend=cpu", "RGBA", 16, 8);
-  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_RGBA, 16, 8, 0, 1);
-  GstBuffer *out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
-
-  fail_unless (out == in, "size=1 did not pass the buffer through");
-  gst_buffer_unref (out);
-  gst_buffer_unref (in);
-  gst_harness_teardown (hrn);
-}
-
-GST_END_TEST;
-
 GST_START_TEST (test_property_ranges)
 {
   GstElement *e = gst_element_factory_make (ELEMENT, NULL);
@@ -230,40 +215,6 @@ GST_START_TEST (test_property_ranges)
   fail_unless_equals_int (g_value_get_enum (&v), CF_MEDIAN_SEPARABLE);
   g_value_unset (&v);
   gst_object_unref (e);
-}
-
-GST_END_TEST;
-
-GST_START_TEST (test_live_property_change)
-{
-  GstHarness *hrn = cf_harness_new (ELEMENT " size=3 backend=cpu", "GRAY8",
-      40, 30);
-  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 40, 30, 0, 3);
-  GstBuffer *out1 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
-  GstBuffer *exp1 = expected_plane (in, GST_VIDEO_FORMAT_GRAY8, 40, 30, 0, 1,
-      CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP);
-
-  gst_harness_set (hrn, ELEMENT, "size", 7, "iterations", 2, NULL);
-  GstBuffer *out2 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
-  GstBuffer *exp2 = expected_plane (in, GST_VIDEO_FORMAT_GRAY8, 40, 30, 0, 3,
-      CF_MEDIAN_EXACT, 2, CF_BORDER_CLAMP);
-
-  fail_unless_equals_int (cf_frames_max_diff (out1, exp1,
-          GST_VIDEO_FORMAT_GRAY8, 40, 30), 0);
-  fail_unless_equals_int (cf_frames_max_diff (out2, exp2,
-          GST_VIDEO_FORMAT_GRAY8, 40, 30), 0);
-  /* Back to 1 while playing: passthrough from the next frame on. */
-  gst_harness_set (hrn, ELEMENT, "size", 1, NULL);
-  GstBuffer *out3 = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
-  fail_unless (out3 == in);
-
-  gst_buffer_unref (out1);
-  gst_buffer_unref (out2);
-  gst_buffer_unref (out3);
-  gst_buffer_unref (exp1);
-  gst_buffer_unref (exp2);
-  gst_buffer_unref (in);
-  gst_harness_teardown (hrn);
 }
 
 GST_END_TEST;
@@ -316,9 +267,7 @@ cudamedian_suite (void)
   tcase_add_test (tc, test_matches_reference_at_odd_sizes);
   tcase_add_test (tc, test_chroma_window_scaled);
   tcase_add_test (tc, test_luma_only);
-  tcase_add_test (tc, test_size_one_is_passthrough);
   tcase_add_test (tc, test_property_ranges);
-  tcase_add_test (tc, test_live_property_change);
   tcase_add_test (tc, test_cuda_backend);
   return s;
 }
