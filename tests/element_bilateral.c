@@ -15,14 +15,23 @@ typedef struct
 } Props;
 
 static gchar *
-launch_line (const Props * p, const gchar * backend)
+props_line (const Props * p)
 {
-  return g_strdup_printf (ELEMENT " backend=%s sigma-space=%g sigma-range=%g "
-      "radius=%d mode=%s color-distance=%s border-mode=%s", backend,
-      p->sigma_space, p->sigma_range, p->radius,
-      p->mode == CF_BILATERAL_SEPARABLE ? "separable" : "exact",
+  return g_strdup_printf ("sigma-space=%g sigma-range=%g radius=%d mode=%s "
+      "color-distance=%s border-mode=%s", p->sigma_space, p->sigma_range,
+      p->radius, p->mode == CF_BILATERAL_SEPARABLE ? "separable" : "exact",
       p->distance == CF_BILATERAL_JOINT ? "joint" : "per-channel",
       p->border == CF_BORDER_MIRROR ? "mirror" : "clamp");
+}
+
+static gchar *
+launch_line (const Props * p, const gchar * backend)
+{
+  gchar *props = props_line (p);
+  gchar *line = g_strdup_printf (ELEMENT " %s backend=%s", props, backend);
+
+  g_free (props);
+  return line;
 }
 
 /* An axis of a plane subsampled by 2^sub, written out independently of the
@@ -237,25 +246,17 @@ GST_START_TEST (test_cuda_backend)
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
       for (guint m = 0; m < 2; m++) {
-        GstVideoFormat f = gst_video_format_from_string (formats[i]);
         gint w = sizes[s][0], h = sizes[s][1];
         Props p = defaults;
         p.mode = m;
         p.distance = (i + s) & 1;
-        gchar *cpu_line = launch_line (&p, "cpu");
-        gchar *gpu_line = launch_line (&p, "cuda");
-        GstBuffer *in = cf_random_frame (f, w, h, s == 3 ? 40 : 0, i);
-        GstBuffer *cpu = cf_run_one (cpu_line, formats[i], w, h, in);
-        GstBuffer *gpu = cf_run_one (gpu_line, formats[i], w, h, in);
+        gchar *props = props_line (&p);
 
-        fail_unless (cf_frames_max_diff (cpu, gpu, f, w, h) <= (m ? 4 : 1),
+        fail_unless (cf_cuda_vs_cpu (ELEMENT, props, formats[i], w, h,
+                s == 3 ? 40 : 0, i) <= (m ? 4 : 1),
             "%s %dx%d %s: CUDA and CPU differ too much", formats[i], w, h,
             m ? "separable" : "exact");
-        gst_buffer_unref (in);
-        gst_buffer_unref (cpu);
-        gst_buffer_unref (gpu);
-        g_free (cpu_line);
-        g_free (gpu_line);
+        g_free (props);
       }
 }
 

@@ -235,24 +235,9 @@ GST_START_TEST (test_cuda_backend)
   static const gint sizes[][2] = { {1, 1}, {7, 3}, {160, 97} };
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     for (guint k = 0; k < G_N_ELEMENTS (props); k++)
-      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
-        GstVideoFormat f = gst_video_format_from_string (formats[i]);
-        gint w = sizes[s][0], h = sizes[s][1];
-        GstBuffer *in = cf_random_frame (f, w, h, s == 2 ? 40 : 0, i);
-        gchar *cpu_launch = g_strdup_printf (ELEMENT " %s backend=cpu",
-            props[k]);
-        gchar *gpu_launch = g_strdup_printf (ELEMENT " %s backend=cuda",
-            props[k]);
-        GstBuffer *cpu = cf_run_one (cpu_launch, formats[i], w, h, in);
-        GstBuffer *gpu = cf_run_one (gpu_launch, formats[i], w, h, in);
-
-        fail_unless_equals_int (cf_frames_max_diff (cpu, gpu, f, w, h), 0);
-        gst_buffer_unref (in);
-        gst_buffer_unref (cpu);
-        gst_buffer_unref (gpu);
-        g_free (cpu_launch);
-        g_free (gpu_launch);
-      }
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+        fail_unless_equals_int (cf_cuda_vs_cpu (ELEMENT, props[k],
+                formats[i], sizes[s][0], sizes[s][1], s == 2 ? 40 : 0, i), 0);
 }
 
 GST_END_TEST;
