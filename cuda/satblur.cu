@@ -1,226 +1,81 @@
-/* Box blur from summed-area tables. Per pass:
+/* Box blur from summed-area tables, cudasatblur's GPU path. Per pass, in
+ * three launches on the caller's stream:
  *
- *  1. columns: segment sums (SEG_ROWS rows each), an exclusive scan over the
- *     segments, then each segment's running sums: V(x, y), the inclusive
- *     column prefix, in 32-bit modular arithmetic (16-bit where a column
- *     window's sum of 8-bit samples fits 16 bits: half the traffic);
- *  2. rows, one block per row: the column window sums of the row from V
- *     (two fetches inside the frame, at most five at the borders), their
- *     prefix along the row in shared memory (a run per thread plus a
- *     shuffle scan across the runs), the box from two fetches of that
- *     prefix, and the rounded quotient.
+ *  1. satblur_columns.cu: each column's sum over every segment of SEG_ROWS
+ *     rows (the input read once), then their exclusive scan down the
+ *     columns: the column prefix at every segment boundary, a small table;
+ *  2. satblur_bands.cu: a block per band of rows, which starts its column
+ *     window sums from that table, slides them down its rows and turns
+ *     each row into boxes by a prefix along the row in shared memory.
  *
- * Differences of modular prefixes are exact whenever the true sum fits the
- * width, which is what the widths are chosen for; the reference computes
- * the same integers another way. Several passes alternate between dst and
- * a scratch frame, all on the stream, without a host round trip. */
+ * With ry = 0 the first stage is skipped. Several passes alternate between
+ * dst and a scratch frame, all on the stream, without a host round trip. */
 #include "satblur.h"
-#include "satblur_window.h"
-#include "cf_kernel.cuh"
+#include "satblur_kernels.cuh"
 #include "cf_runtime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+using namespace satblur;
 
 namespace {
 
-constexpr int SEG_ROWS = 32;
-constexpr int COL_THREADS = 256;
-constexpr int GLOBAL_PREFIX_BLOCKS = 256;
+constexpr int SEG_ROWS = 16;
+constexpr int MAX_THREADS = 1024;
+/* Shared memory a band block keeps for its static arrays (warp sums). */
+constexpr int BAND_STATIC_SHARED = 2048;
+/* Blocks when each needs its own global memory (row prefixes too large for
+ * shared memory, or window sums of rows longer than a block's runs). */
+constexpr int GLOBAL_BLOCKS = 128;
+constexpr int MAX_DEVICES = 64;
 
-/* Sums of each column over each segment of SEG_ROWS rows. */
-template < typename T > __global__ void
-segment_sums (const void *__restrict__ src, size_t stride, int n, int height,
-    unsigned *__restrict__ seg, int pitch)
-{
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  const int y0 = blockIdx.y * SEG_ROWS, y1 = min (height, y0 + SEG_ROWS);
-  unsigned s = 0;
-  for (int y = y0; y < y1; y++)
-    s += cf_row < T > (src, stride, y)[i];
-  seg[(size_t) blockIdx.y * pitch + i] = s;
-}
-
-/* In place: each segment's sum becomes the sum of the segments above it. */
-__global__ void
-segment_scan (unsigned *__restrict__ seg, int pitch, int n, int segments)
-{
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  unsigned run = 0;
-  for (int s = 0; s < segments; s++) {
-    unsigned v = seg[(size_t) s * pitch + i];
-    seg[(size_t) s * pitch + i] = run;
-    run += v;
-  }
-}
-
-/* V(i, y) = sum of column i over rows 0..y, modulo the width of Vt. */
-template < typename T, typename Vt > __global__ void
-column_prefix (const void *__restrict__ src, size_t stride, int n, int height,
-    const unsigned *__restrict__ seg, int pitch, Vt * __restrict__ v)
-{
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  const int y0 = blockIdx.y * SEG_ROWS, y1 = min (height, y0 + SEG_ROWS);
-  unsigned s = seg[(size_t) blockIdx.y * pitch + i];
-  for (int y = y0; y < y1; y++) {
-    s += cf_row < T > (src, stride, y)[i];
-    v[(size_t) y * pitch + i] = (Vt) s;
-  }
-}
-
-struct RowArgs {
-  const void *src;
-  size_t src_stride;
-  void *dst;
-  size_t dst_stride;
-  const void *v;                /* column prefixes; NULL when ry = 0 */
-  int v_pitch;
-  void *gpre;                   /* prefix rows in global memory, or NULL */
-  int pre_pitch;                /* elements per channel in a prefix row */
-  int ppt;                      /* pixels per thread in the row scan, odd */
-  int width, height, rx, ry;
-  CfBorder border;
-  unsigned mask;
-  unsigned long long count;
-  float inv_count;
+struct DeviceLimits {
+  int shared;                   /* dynamic shared memory a band block may use */
+  int sms;
 };
 
-/* round (s / count), half up, exactly: the float estimate of a quotient of
- * at most 65535 is within 1 of its floor, which one step corrects. */
-template < typename Acc > __device__ __forceinline__ unsigned
-div_round (Acc s, unsigned long long count, float inv)
+/* The device's limits, read once per device; the band kernels are allowed
+ * their shared memory then, for every context of the device. */
+CfStatus
+device_limits (DeviceLimits * out)
 {
-  unsigned q = __float2uint_rz ((float) s * inv);
-  long long c = (long long) count;
-  long long rem = (long long) s - (long long) q *c;
-  if (rem < 0) {
-    q--;
-    rem += c;
-  } else if (rem >= c) {
-    q++;
-    rem -= c;
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  static DeviceLimits known[MAX_DEVICES];
+  static bool ready[MAX_DEVICES];
+  int dev;
+  cudaError_t err = cudaGetDevice (&dev);
+  if (err != cudaSuccess)
+    return cf_status_from_cuda (err);
+  if (dev < 0 || dev >= MAX_DEVICES)
+    return CF_ERROR_INVALID;
+
+  pthread_mutex_lock (&lock);
+  if (!ready[dev]) {
+    int optin = 0, sms = 0;
+    err = cudaDeviceGetAttribute (&optin,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    if (err == cudaSuccess)
+      err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err == cudaSuccess)
+      err = allow_band_shared (dev, optin - BAND_STATIC_SHARED);
+    if (err == cudaSuccess) {
+      known[dev].shared = optin - BAND_STATIC_SHARED;
+      known[dev].sms = sms;
+      ready[dev] = true;
+    }
   }
-  return q + (2 * rem >= c);
-}
-
-template < typename Acc > __device__ __forceinline__ Acc
-warp_inclusive_scan (Acc v, int lane)
-{
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    Acc t = __shfl_up_sync (0xffffffffu, v, d);
-    if (lane >= d)
-      v += t;
-  }
-  return v;
-}
-
-/* One row per iteration: column window sums, their prefix along the row
- * (channel planes of pre_pitch, a zero first), the box, the quotient. */
-template < typename T, typename Vt, typename Acc, int C > __global__ void
-__launch_bounds__ (1024)
-box_rows (const RowArgs a)
-{
-  extern __shared__ __align__ (16) unsigned char smem[];
-  __shared__ Acc warp_sums[32][C];
-  Acc *pre = a.gpre ? (Acc *) a.gpre + (size_t) blockIdx.x * C * a.pre_pitch :
-      (Acc *) smem;
-  const int n = a.width * C;
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int x0 = min (a.width, tid * a.ppt), x1 = min (a.width, x0 + a.ppt);
-
-  for (int y = blockIdx.x; y < a.height; y += gridDim.x) {
-    const T *in = cf_row < T > (a.src, a.src_stride, y);
-    T *out = cf_row < T > (a.dst, a.dst_stride, y);
-    const CfSatWindow wy = cf_sat_window (y, a.ry, a.height, a.border);
-
-    for (int i = tid; i < n; i += blockDim.x) {
-      Acc b;
-      if (a.v) {
-        const Vt *v = (const Vt *) a.v + i;
-        unsigned s = 0;
-#pragma unroll
-        for (int k = 0; k < CF_SAT_TERMS; k++)
-          if (wy.w[k] != 0 && wy.t[k] > 0)
-            s += (unsigned) wy.w[k] * (unsigned) v[(size_t) (wy.t[k] - 1) *
-                a.v_pitch];
-        b = (Vt) s;
-      } else {
-        b = in[i];
-      }
-      const int x = i / C;
-      pre[(i - x * C) * a.pre_pitch + x + 1] = b;
-    }
-    if (tid < C)
-      pre[tid * a.pre_pitch] = 0;
-    __syncthreads ();
-
-    Acc run[C], incl[C];
-#pragma unroll
-    for (int c = 0; c < C; c++) {
-      Acc *p = pre + c * a.pre_pitch + 1, s = 0;
-      for (int x = x0; x < x1; x++) {
-        s += p[x];
-        p[x] = s;
-      }
-      run[c] = s;
-      incl[c] = warp_inclusive_scan (s, lane);
-      if (lane == 31)
-        warp_sums[warp][c] = incl[c];
-    }
-    __syncthreads ();
-    if (warp == 0) {
-#pragma unroll
-      for (int c = 0; c < C; c++) {
-        Acc own = lane < (int) (blockDim.x >> 5) ? warp_sums[lane][c] : 0;
-        warp_sums[lane][c] = warp_inclusive_scan (own, lane) - own;
-      }
-    }
-    __syncthreads ();
-#pragma unroll
-    for (int c = 0; c < C; c++) {
-      Acc *p = pre + c * a.pre_pitch + 1;
-      Acc off = warp_sums[warp][c] + incl[c] - run[c];
-      for (int x = x0; x < x1; x++)
-        p[x] += off;
-    }
-    __syncthreads ();
-
-    for (int i = tid; i < n; i += blockDim.x) {
-      const int x = i / C, c = i - x * C;
-      if (!((a.mask >> c) & 1u)) {
-        out[i] = in[i];
-        continue;
-      }
-      const Acc *p = pre + c * a.pre_pitch;
-      Acc s;
-      if (cf_sat_inside (x, a.rx, a.width)) {
-        s = p[x + a.rx + 1] - p[x - a.rx];
-      } else {
-        const CfSatWindow wx = cf_sat_window (x, a.rx, a.width, a.border);
-        s = 0;
-#pragma unroll
-        for (int k = 0; k < CF_SAT_TERMS; k++)
-          s += (Acc) wx.w[k] * p[wx.t[k]];
-      }
-      out[i] = (T) div_round (s, a.count, a.inv_count);
-    }
-    /* The next row rewrites pre. */
-    __syncthreads ();
-  }
+  *out = known[dev];
+  pthread_mutex_unlock (&lock);
+  return cf_status_from_cuda (err);
 }
 
 /* How one call lays out its scratch and launches. */
 struct Plan {
-  int n, v_pitch, segments;
-  bool v16, acc64, shared;
-  int threads, grid;
+  bool acc64, shared, win;
+  int threads, blocks;
   size_t smem;
-  size_t v_off, seg_off, tmp_off, pre_off, total;
-  size_t tmp_stride;
+  size_t seg_off, col_off, pre_off, win_off, tmp_off, total, tmp_stride;
 };
 
 size_t
@@ -229,136 +84,109 @@ align256 (size_t x)
   return (x + 255) & ~(size_t) 255;
 }
 
+bool
+aligned (const void *p, size_t stride, int bytes)
+{
+  return (uintptr_t) p % bytes == 0 && stride % bytes == 0;
+}
+
+/* Rows per band: enough bands for several blocks per multiprocessor; every
+ * band's first row costs a few extra rows of input. */
+int
+band_rows (int height, int threads, const DeviceLimits & lim)
+{
+  const char *env = getenv ("CF_SATBLUR_BAND_ROWS");
+  if (env)
+    return atoi (env);
+  int per_sm = 2048 / threads;
+  int rows = height / (lim.sms * (per_sm < 4 ? per_sm : 4));
+  return rows < 4 ? 4 : (rows > 16 ? 16 : rows);
+}
+
 CfStatus
-make_plan (const CfPlane * src, const CfSatBlurParams * p, RowArgs * a,
-    Plan * pl)
+make_plan (const CfPlane * src, const CfSatBlurParams * p,
+    const DeviceLimits & lim, ColumnArgs * col, BandArgs * a, Plan * pl)
 {
   const int w = src->width, h = src->height, C = src->channels;
+  const int n = w * C, N = C == 3 ? 12 : 16, bps = cf_plane_bytes_per_sample (src);
+  const int runs = (n + N - 1) / N;
   const unsigned long long max = src->depth > 8 ? 65535 : 255;
-  int dev, optin;
-  cudaError_t err = cudaGetDevice (&dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&optin,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (err != cudaSuccess)
-    return cf_status_from_cuda (err);
+  const int seg_rows = getenv ("CF_SATBLUR_SEG_ROWS") ?
+      atoi (getenv ("CF_SATBLUR_SEG_ROWS")) : SEG_ROWS;
 
   a->count = (unsigned long long) (2 * p->radius_x + 1) *
       (unsigned long long) (2 * p->radius_y + 1);
   a->inv_count = 1.0f / (float) a->count;
-  pl->n = w * C;
-  pl->v_pitch = (pl->n + 63) & ~63;
-  pl->segments = (h + SEG_ROWS - 1) / SEG_ROWS;
-  pl->v16 = src->depth == 8 && (2ull * p->radius_y + 1) * max < 65536;
   pl->acc64 = a->count * max >= (1ull << 32);
 
-  /* Runs of about 8 pixels per thread, of odd length so that the threads of
-   * a warp hit different shared-memory banks. */
-  pl->threads = ((w + 7) / 8 + 31) & ~31;
-  pl->threads = pl->threads < 64 ? 64 : (pl->threads > 1024 ? 1024 :
-      pl->threads);
-  a->ppt = ((w + pl->threads - 1) / pl->threads) | 1;
-  /* Channel planes offset by 32 / C banks from each other. */
-  a->pre_pitch = ((w + 1 + 31) & ~31) + (C > 1 ? 32 / C : 0);
-  size_t acc = pl->acc64 ? 8 : 4;
-  size_t pre_bytes = (size_t) C * a->pre_pitch * acc;
-  size_t static_bytes = 32 * 4 * acc;
-  pl->shared = pre_bytes + static_bytes <= (size_t) optin;
-  pl->grid = pl->shared ? h : (h < GLOBAL_PREFIX_BLOCKS ? h :
-      GLOBAL_PREFIX_BLOCKS);
-  pl->smem = pl->shared ? pre_bytes : 0;
+  pl->threads = (runs + 31) & ~31;
+  pl->threads = pl->threads > MAX_THREADS ? MAX_THREADS : pl->threads;
+  const bool several_rounds = runs > pl->threads;
+  const size_t acc = pl->acc64 ? 8 : 4;
+  /* Elements 0..n + C - 1 with one pad per run (pidx in satblur_bands.cu). */
+  a->pre_len = (size_t) (n + C - 1) + (n + C - 1) / N + 1;
+  pl->shared = a->pre_len * acc <= (size_t) lim.shared;
+  pl->win = several_rounds && p->radius_y > 0;
+  a->band_rows = band_rows (h, pl->threads, lim);
+  a->bands = (h + a->band_rows - 1) / a->band_rows;
+  pl->blocks = pl->shared && !several_rounds ? a->bands :
+      (a->bands < GLOBAL_BLOCKS ? a->bands : GLOBAL_BLOCKS);
+  pl->smem = pl->shared ? a->pre_len * acc : 0;
 
-  pl->tmp_stride = align256 ((size_t) pl->n * cf_plane_bytes_per_sample (src));
+  /* Whole runs per row in the column tables and window sums. */
+  const int pitch = (runs * N + 63) & ~63;
+  col->n = n;
+  col->run_n = runs * N;
+  col->height = h;
+  col->seg_rows = seg_rows;
+  col->segments = (h + seg_rows - 1) / seg_rows;
+  col->pitch = pitch;
+  a->col_pitch = pitch;
+  a->seg_rows = seg_rows;
+  a->win_pitch = pitch;
+
+  pl->tmp_stride = align256 ((size_t) n * bps);
   size_t off = 0;
-  pl->v_off = off;
-  if (p->radius_y > 0)
-    off += align256 ((size_t) h * pl->v_pitch * (pl->v16 ? 2 : 4));
   pl->seg_off = off;
   if (p->radius_y > 0)
-    off += align256 ((size_t) pl->segments * pl->v_pitch * 4);
+    off += align256 ((size_t) col->segments * pitch * 4);
+  pl->col_off = off;
+  if (p->radius_y > 0)
+    off += align256 ((size_t) (col->segments + 1) * pitch * 4);
+  pl->pre_off = off;
+  if (!pl->shared)
+    off += align256 ((size_t) pl->blocks * a->pre_len * acc);
+  pl->win_off = off;
+  if (pl->win)
+    off += align256 ((size_t) pl->blocks * pitch * 4);
   pl->tmp_off = off;
   if (p->passes > 1)
     off += (size_t) h * pl->tmp_stride;
-  pl->pre_off = off;
-  if (!pl->shared)
-    off += align256 ((size_t) pl->grid * pre_bytes);
   pl->total = off;
   return CF_OK;
 }
 
-template < typename T, typename Vt > CfStatus
-columns (const CfPlane * in, const Plan & pl, unsigned *seg, Vt * v,
-    cudaStream_t stream)
-{
-  dim3 grid ((pl.n + COL_THREADS - 1) / COL_THREADS, pl.segments);
-  segment_sums < T > <<<grid, COL_THREADS, 0, stream>>> (in->data,
-      in->stride, pl.n, in->height, seg, pl.v_pitch);
-  segment_scan <<<grid.x, COL_THREADS, 0, stream>>> (seg, pl.v_pitch, pl.n,
-      pl.segments);
-  column_prefix < T, Vt > <<<grid, COL_THREADS, 0, stream>>> (in->data,
-      in->stride, pl.n, in->height, seg, pl.v_pitch, v);
-  return cf_launch_status ();
-}
-
-template < typename T, typename Vt, typename Acc, int C > CfStatus
-rows_c (const RowArgs & a, const Plan & pl, cudaStream_t stream)
-{
-  if (pl.smem > 48 * 1024) {
-    cudaError_t err = cudaFuncSetAttribute (box_rows < T, Vt, Acc, C >,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) pl.smem);
-    if (err != cudaSuccess)
-      return cf_status_from_cuda (err);
-  }
-  box_rows < T, Vt, Acc, C > <<<pl.grid, pl.threads, pl.smem, stream>>> (a);
-  return cf_launch_status ();
-}
-
-template < typename T, typename Vt, typename Acc > CfStatus
-rows (const RowArgs & a, const Plan & pl, int channels, cudaStream_t stream)
-{
-  switch (channels) {
-    case 1:
-      return rows_c < T, Vt, Acc, 1 > (a, pl, stream);
-    case 2:
-      return rows_c < T, Vt, Acc, 2 > (a, pl, stream);
-    case 3:
-      return rows_c < T, Vt, Acc, 3 > (a, pl, stream);
-    default:
-      return rows_c < T, Vt, Acc, 4 > (a, pl, stream);
-  }
-}
-
 /* One pass, in -> out. */
-template < typename T > CfStatus
-pass (const CfPlane * in, const CfPlane * out, RowArgs a, const Plan & pl,
-    unsigned char *scratch, cudaStream_t stream)
+CfStatus
+pass (const CfPlane * in, const CfPlane * out, ColumnArgs col, BandArgs a,
+    const Plan & pl, cudaStream_t stream)
 {
+  const int N = in->channels == 3 ? 12 : 16;
+  const int vb = vector_bytes (N * cf_plane_bytes_per_sample (in));
   CfStatus st = CF_OK;
-  a.src = in->data;
-  a.src_stride = in->stride;
+
+  a.src = col.src = in->data;
+  a.src_stride = col.src_stride = in->stride;
   a.dst = out->data;
   a.dst_stride = out->stride;
-  a.v = a.ry > 0 ? scratch + pl.v_off : NULL;
-  unsigned *seg = (unsigned *) (scratch + pl.seg_off);
-
-  /* 16-bit column prefixes only ever hold 8-bit samples. */
-  if constexpr (sizeof (T) == 1) {
-    if (pl.v16) {
-      if (a.ry > 0)
-        st = columns < T, unsigned short > (in, pl, seg,
-            (unsigned short *) a.v, stream);
-      return st != CF_OK ? st : rows < T, unsigned short, unsigned > (a, pl,
-          in->channels, stream);
-    }
-  }
+  a.vec_src = col.vec = aligned (in->data, in->stride, vb);
+  a.vec_dst = aligned (out->data, out->stride, vb);
   if (a.ry > 0)
-    st = columns < T, unsigned > (in, pl, seg, (unsigned *) a.v, stream);
+    st = launch_columns (col, in->depth, in->channels, stream);
   if (st != CF_OK)
     return st;
-  if (pl.acc64)
-    return rows < T, unsigned, unsigned long long > (a, pl, in->channels,
-        stream);
-  return rows < T, unsigned, unsigned > (a, pl, in->channels, stream);
+  return launch_bands (a, in->depth, in->channels, pl.acc64, pl.threads,
+      pl.blocks, pl.smem, stream);
 }
 
 }                               /* namespace */
@@ -380,17 +208,24 @@ cf_satblur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
         (size_t) src->width * src->channels * cf_plane_bytes_per_sample (src),
         src->height, exec->stream);
 
-  RowArgs a = { };
+  DeviceLimits lim;
+  ColumnArgs col = { };
+  BandArgs a = { };
   Plan pl;
-  st = make_plan (src, p, &a, &pl);
+  st = device_limits (&lim);
+  if (st == CF_OK)
+    st = make_plan (src, p, lim, &col, &a, &pl);
   if (st == CF_OK)
     st = cf_scratch_reserve (exec->scratch, pl.total);
   if (st != CF_OK)
     return st;
 
   unsigned char *scratch = (unsigned char *) exec->scratch->data;
-  a.v_pitch = pl.v_pitch;
+  col.seg = (unsigned *) (scratch + pl.seg_off);
+  col.prefix = (unsigned *) (scratch + pl.col_off);
+  a.col_prefix = p->radius_y > 0 ? col.prefix : NULL;
   a.gpre = pl.shared ? NULL : scratch + pl.pre_off;
+  a.gwin = pl.win ? (unsigned *) (scratch + pl.win_off) : NULL;
   a.width = src->width;
   a.height = src->height;
   a.rx = p->radius_x;
@@ -406,9 +241,7 @@ cf_satblur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   cudaStream_t stream = (cudaStream_t) exec->stream;
   for (int i = 0; i < p->passes && st == CF_OK; i++) {
     const CfPlane *out = (p->passes - 1 - i) % 2 == 0 ? dst : &tmp;
-    st = src->depth > 8 ?
-        pass < unsigned short > (in, out, a, pl, scratch, stream) :
-        pass < unsigned char > (in, out, a, pl, scratch, stream);
+    st = pass (in, out, col, a, pl, stream);
     in = out;
   }
   return st;

@@ -1,8 +1,9 @@
 /* gpu suite: cf_satblur on the GPU against the plain-C reference, bit for
  * bit: awkward sizes, every channel layout, 8 and 16 bits, both borders,
- * radii from 0 to larger than the frame, 1 to 3 passes, the 16-bit and
- * 64-bit sum paths, rows too wide for shared memory, and 4K frames. One
- * line per failing case, then the verdict. */
+ * radii from 0 to larger than the frame, 1 to 3 passes, the 32-bit and
+ * 64-bit sum paths, rows longer than a block's runs, rows too wide for
+ * shared memory, device planes not aligned for vector access, and 4K
+ * frames. One line per failing case, then the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 #include "satblur.h"
@@ -35,24 +36,50 @@ differences (const CfPlane * a, const CfPlane * b, int *fx, int *fy, int *fc)
   return bad;
 }
 
+/* A device copy of a host plane whose pointer and stride are off by one
+ * sample from any vector alignment; *base gets what to free. */
+static CfPlane
+device_unaligned (const CfPlane * host, void **base)
+{
+  CfPlane d = *host;
+  int bps = cf_plane_bytes_per_sample (host);
+  size_t row = (size_t) host->width * host->channels * bps;
+  d.stride = row + 3 * bps;
+  CF_CHECK (cf_device_alloc (base, d.stride * host->height + bps) == CF_OK);
+  d.data = (unsigned char *) *base + bps;
+  CF_CHECK (cf_copy_2d_async (d.data, d.stride, host->data, host->stride, row,
+          host->height, stream) == CF_OK);
+  CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
+  return d;
+}
+
+/* aligned = 0: device planes at odd offsets (scalar loads and stores). */
 static void
-check (int w, int h, int channels, int depth, unsigned mask, int rx, int ry,
-    int passes, CfBorder border)
+check_planes (int w, int h, int channels, int depth, unsigned mask, int rx,
+    int ry, int passes, CfBorder border, int aligned)
 {
   CfSatBlurParams p = { rx, ry, passes, border, mask };
   CfExec exec = { 1, stream, &scratch };
   CfPlane src = cf_test_plane_new (w, h, channels, depth, 5);
   CfPlane ref = cf_test_plane_like (&src, 0);
   CfPlane out = cf_test_plane_like (&src, 3);
-  CfPlane dsrc = cf_test_device_upload (&src);
-  CfPlane ddst = cf_test_device_like (&src);
-  char what[128];
+  void *src_base = NULL, *dst_base = NULL;
+  CfPlane dsrc, ddst;
+  if (aligned) {
+    dsrc = cf_test_device_upload (&src);
+    ddst = cf_test_device_like (&src);
+  } else {
+    dsrc = device_unaligned (&src, &src_base);
+    ddst = device_unaligned (&out, &dst_base);
+  }
+  char what[160];
   int x = 0, y = 0, c = 0;
   long bad;
 
-  snprintf (what, sizeof what, "%dx%d c%d d%d mask %x r %d/%d passes %d %s",
+  snprintf (what, sizeof what, "%dx%d c%d d%d mask %x r %d/%d passes %d %s%s",
       w, h, channels, depth, mask, rx, ry, passes,
-      border == CF_BORDER_MIRROR ? "mirror" : "clamp");
+      border == CF_BORDER_MIRROR ? "mirror" : "clamp",
+      aligned ? "" : " unaligned");
   CF_CHECK (cf_satblur_ref (&src, &ref, &p) == CF_OK);
   CfStatus st = cf_satblur (&exec, &dsrc, &ddst, &p);
   if (st == CF_OK)
@@ -72,11 +99,23 @@ check (int w, int h, int channels, int depth, unsigned mask, int rx, int ry,
       passed++;
     }
   }
-  cf_test_device_free (&dsrc);
-  cf_test_device_free (&ddst);
+  if (aligned) {
+    cf_test_device_free (&dsrc);
+    cf_test_device_free (&ddst);
+  } else {
+    cf_device_free (src_base);
+    cf_device_free (dst_base);
+  }
   cf_test_plane_free (&src);
   cf_test_plane_free (&ref);
   cf_test_plane_free (&out);
+}
+
+static void
+check (int w, int h, int channels, int depth, unsigned mask, int rx, int ry,
+    int passes, CfBorder border)
+{
+  check_planes (w, h, channels, depth, mask, rx, ry, passes, border, 1);
 }
 
 int
@@ -115,9 +154,15 @@ main (void)
         }
   /* Radius 0 on both axes: a copy. */
   check (31, 7, 4, 8, 0x7, 0, 0, 3, CF_BORDER_CLAMP);
-  /* 8-bit column sums in 16 bits up to ry 128, in 32 bits from 129. */
-  check (200, 300, 1, 8, 1, 2, 128, 1, CF_BORDER_CLAMP);
-  check (200, 300, 1, 8, 1, 2, 129, 1, CF_BORDER_MIRROR);
+  /* Scalar loads and stores: planes off every vector alignment. */
+  for (int l = 0; l < (int) (sizeof layouts / sizeof layouts[0]); l++)
+    check_planes (67, 45, layouts[l].channels, layouts[l].depth,
+        layouts[l].mask, 3 + l, 2 * l, 1 + l % 3,
+        l % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, 0);
+  /* Rows of several rounds of a block, more bands than blocks (window sums
+   * in global memory, each block on several bands). */
+  check (4100, 600, 4, 8, 0x7, 5, 37, 1, CF_BORDER_CLAMP);
+  check (4100, 300, 4, 16, 0xF, 2, 1, 2, CF_BORDER_MIRROR);
   /* Box sums past 32 bits: 64-bit row prefixes, 16 and 8 bits. */
   check (300, 200, 1, 16, 1, 150, 120, 2, CF_BORDER_CLAMP);
   check (301, 199, 4, 16, 0xB, 400, 90, 1, CF_BORDER_MIRROR);
