@@ -1,14 +1,15 @@
-/* Bilateral filter kernels. One tiled kernel filters over any window
- * shape: the exact filter runs it once with the elliptic window, the
- * separable approximation twice, with a 1-row then a 1-column window,
- * through scratch.
+/* Bilateral filter kernels. The exact filter runs one tiled kernel over
+ * any window shape (the ellipse, or a 1-D window where one radius is 0);
+ * the separable approximation runs a second kernel that does the
+ * horizontal then the vertical 1-D pass in one go, through shared memory.
  *
- * A block loads its tile plus halo into shared memory once, with only the
- * filtered channels packed per pixel, and lists the window's taps (offset
- * in the tile, log2 of the spatial weight) beside it. Each thread then
- * walks that list for PIX_Y output pixels of one column. The spatial and
- * range weights multiply as one exp2 of a sum, so a tap costs one FFMA and
- * one MUFU.EX2 per weight. A 256-entry range table in shared memory was
+ * A block loads its tile plus halo into shared memory once (32-bit loads
+ * where pixels pack into words), with only the filtered channels packed
+ * per pixel, and lists the window's taps (offset in the tile, log2 of the
+ * spatial weight) beside it. Each thread then walks that list for the
+ * pixels it owns in one column. The spatial and range weights multiply as
+ * one exp2 of a sum, so a tap costs one or two FP32 operations and one
+ * MUFU.EX2 per weight. A 256-entry range table in shared memory was
  * measured 1.4x to 1.7x slower (a warp's random differences hit random
  * banks; docs/cudabilateral.md), and for 16 bits it would quantise. Sums
  * are taken relative to the centre value, so the output is centre +
@@ -22,15 +23,26 @@ namespace {
 
 constexpr int BLOCK_X = 32;
 constexpr int BLOCK_Y = 8;
-constexpr int PIX_Y = 4;                /* output rows per thread */
+constexpr int THREADS = BLOCK_X * BLOCK_Y;
 constexpr int TILE_W = BLOCK_X;
-constexpr int TILE_H = BLOCK_Y * PIX_Y;
-/* A fixed tile pitch makes the offsets between a thread's pixels
- * immediates: one address add per tap serves all PIX_Y of them. */
-constexpr int PITCH = TILE_W + 2 * CF_BILATERAL_MAX_RADIUS;
+/* Output rows per thread, BLOCK_Y apart: more for one filtered channel
+ * (few registers each), which amortises each tap's list entry and the
+ * halo over more outputs. */
+template < int F > __host__ __device__ constexpr int
+pix_y ()
+{
+  return F == 1 ? 8 : 4;
+}
+
+/* The tile starts at x0 - rx rounded down to a whole 32-bit word, up to 3
+ * pixels early. A fixed tile pitch makes the offsets between a thread's
+ * pixels immediates: one address add per tap serves all of them. A window
+ * without horizontal extent, and the separable kernel's intermediate, take
+ * the narrow pitch. */
+constexpr int WIDE_PITCH = TILE_W + 2 * CF_BILATERAL_MAX_RADIUS + 4;
+constexpr int NARROW_PITCH = TILE_W + 4;
 constexpr int MAX_ROWS = 2 * CF_BILATERAL_MAX_RADIUS + 1;
-/* Tile rows each thread loads at once: independent loads in flight, so the
- * load phase is not one memory latency per row. */
+/* Tile rows each thread has in flight at once. */
 constexpr int LOAD_BATCH = 4;
 /* 0x4B00_00vv is the float 2^23 + v: samples (< 2^16) become floats with
  * one logic op, and differences of such floats are exact. */
@@ -44,9 +56,18 @@ struct Args {
   float lx[CF_BILATERAL_MAX_RADIUS + 1];
   float ly[CF_BILATERAL_MAX_RADIUS + 1];
   float nk;
+  /* sqrt (-nk) and its inverse: one filtered channel is staged pre-scaled,
+   * so that log2 wr = -d * d, one FFMA with the spatial term. */
+  float scale, inv_scale;
   int channels;
+  int pixel_bytes;
+  /* Pixels per 32-bit tile load where a pixel's bytes divide 4 and rows
+   * are word aligned; 0: a load per sample. */
+  int word_pixels;
   int chan[4];                  /* the channel of each filtered slot */
+  int chan_shift[4];            /* its bit offset in the pixel's bytes */
   unsigned mask;
+  bool copy_others;             /* some channels are not filtered */
   CfBorder border;
 };
 
@@ -58,14 +79,61 @@ fast_exp2 (float x)
   return y;
 }
 
-/* How the F filtered samples of a pixel sit in shared memory, and how
- * sample j comes back as a float biased by BIAS: a single channel is stored
- * as that float, packed samples come out with one byte permute. */
-template < typename T, int F, bool ONE = (F == 1) > struct Pixel;
+/* How the F filtered samples of a pixel sit in shared memory, how sample j
+ * comes back as a float, the exponent of a tap's weight from the
+ * difference d to the centre, and the output from the centre value and the
+ * weighted mean of d. Packed samples come out with one byte permute as
+ * floats biased by BIAS, whose differences are exact; a single 16-bit
+ * channel is stored as that float. */
+template < typename T, int F > struct Pixel;
 
-template < typename T, int F > struct Pixel <T, F, true > {
+struct Biased {
+  static __device__ __forceinline__ float exponent (float d, float lws,
+      const Args & a)
+  {
+    return fmaf (d * a.nk, d, lws);
+  }
+  static __device__ __forceinline__ float value (float cen, float mean_d,
+      const Args &)
+  {
+    return cen - BIAS + mean_d;
+  }
+};
+
+/* A single 8-bit channel is stored as the float v * sqrt (-nk), so that a
+ * weight's exponent is one FFMA; its rounding (2^-24 relative, 255 at most)
+ * stays far below an output LSB. 16 bits stay biased: there the scaled
+ * centre would be off by 0.004 LSB, enough to tip the separable
+ * intermediate's rounding measurably often. */
+template <> struct Pixel <unsigned char, 1 > {
   typedef float S;
-  static __device__ __forceinline__ S pack (const unsigned *v)
+  static __device__ __forceinline__ S pack (const unsigned *v, const Args & a)
+  {
+    return (float) v[0] * a.scale;
+  }
+  static __device__ __forceinline__ float get (S s, int)
+  {
+    return s;
+  }
+  static __device__ __forceinline__ float exponent (float d, float lws,
+      const Args &)
+  {
+    return fmaf (-d, d, lws);
+  }
+  static __device__ __forceinline__ float value (float cen, float mean_d,
+      const Args & a)
+  {
+    return (cen + mean_d) * a.inv_scale;
+  }
+  static __device__ __forceinline__ bool equal (S a, S b)
+  {
+    return a == b;
+  }
+};
+
+template <> struct Pixel <unsigned short, 1 >:Biased {
+  typedef float S;
+  static __device__ __forceinline__ S pack (const unsigned *v, const Args &)
   {
     return __uint_as_float (0x4B000000u | v[0]);
   }
@@ -79,9 +147,9 @@ template < typename T, int F > struct Pixel <T, F, true > {
   }
 };
 
-template < int F > struct Pixel <unsigned char, F, false > {
+template < int F > struct Pixel <unsigned char, F >:Biased {
   typedef unsigned S;
-  static __device__ __forceinline__ S pack (const unsigned *v)
+  static __device__ __forceinline__ S pack (const unsigned *v, const Args &)
   {
     unsigned s = 0;
 #pragma unroll
@@ -106,9 +174,9 @@ biased_half (unsigned word, int k)
           0x7400 | ((2 * k + 1) << 4) | (2 * k)));
 }
 
-template <> struct Pixel <unsigned short, 2, false > {
+template <> struct Pixel <unsigned short, 2 >:Biased {
   typedef unsigned S;
-  static __device__ __forceinline__ S pack (const unsigned *v)
+  static __device__ __forceinline__ S pack (const unsigned *v, const Args &)
   {
     return v[0] | v[1] << 16;
   }
@@ -122,9 +190,9 @@ template <> struct Pixel <unsigned short, 2, false > {
   }
 };
 
-template < int F > struct Pixel <unsigned short, F, false > {
+template < int F > struct Pixel <unsigned short, F >:Biased {
   typedef uint2 S;
-  static __device__ __forceinline__ S pack (const unsigned *v)
+  static __device__ __forceinline__ S pack (const unsigned *v, const Args &)
   {
     return make_uint2 (v[0] | v[1] << 16, v[2] | (F > 3 ? v[3] << 16 : 0u));
   }
@@ -145,22 +213,241 @@ taps_slots (int ntaps)
   return (ntaps + 1) & ~1;
 }
 
-template < typename T, int F, bool JOINT > __global__ void
-__launch_bounds__ (BLOCK_X * BLOCK_Y)
+/* The tile's geometry for the block at (x0, y0): column 0 is pixel xa,
+ * loads are slots of g pixels (a 32-bit word, or one pixel), slots_x of
+ * them per row; x0 is column ox. */
+struct TileShape {
+  int g, xa, ox, cols, slots_x, rows;
+  __device__ TileShape (const Args & a, int x0, int tile_h)
+  {
+    g = a.word_pixels > 0 ? a.word_pixels : 1;
+    /* g is 1, 2 or 4, and x0 - rx >= -CF_BILATERAL_MAX_RADIUS */
+    xa = ((x0 - a.rx + 2 * CF_BILATERAL_MAX_RADIUS) & -g) -
+        2 * CF_BILATERAL_MAX_RADIUS;
+    ox = x0 - xa;
+    cols = ox + TILE_W + a.rx;
+    slots_x = (cols + g - 1) / g;
+    rows = tile_h + 2 * a.ry;
+  }
+};
+
+/* Loads the tile and its halo into shared memory through the border mode
+ * and says whether all its samples equal `first`. Each thread keeps one
+ * slot column (so the border and word decisions are made once) and walks
+ * rows, LOAD_BATCH of them in flight. A slot is a 32-bit word of g pixels
+ * where it lies inside the row, else its bytes one by one (at the left and
+ * right edges), or, where pixels are not word sized, a pixel's samples. */
+template < typename T, int F, int PITCH > __device__ __forceinline__ bool
+load_tile (const void *src, size_t stride, int width, int height, int y0,
+    const TileShape & ts, const Args & a, typename Pixel < T, F >::S * tile,
+    typename Pixel < T, F >::S first)
+{
+  typedef Pixel < T, F > P;
+  typedef typename P::S S;
+  enum { WORD, BYTES, SAMPLES };
+  const int tid = threadIdx.y * BLOCK_X + threadIdx.x;
+  const int row_step = THREADS / ts.slots_x;
+  const int r_first = tid / ts.slots_x;
+  const int slot = tid - r_first * ts.slots_x;
+  if (r_first >= row_step)
+    return true;
+
+  /* Byte offsets in a row: of the word, of each of its bytes, or of each
+   * filtered sample. */
+  const int gx = ts.xa + slot * ts.g;
+  const int kind = a.word_pixels == 0 ? SAMPLES :
+      gx >= 0 && gx + ts.g <= width ? WORD : BYTES;
+  int off[4];
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    if (kind == SAMPLES) {
+      off[k] = (cf_border_index (gx, width, a.border) * a.channels +
+          a.chan[k < F ? k : 0]) * (int) sizeof (T);
+    } else {
+      const int p = k / a.pixel_bytes;
+      off[k] = cf_border_index (gx + p, width, a.border) * a.pixel_bytes +
+          k - p * a.pixel_bytes;
+    }
+  }
+  const unsigned sample_mask = sizeof (T) == 1 ? 0xFFu : 0xFFFFu;
+  S *out = tile + slot * ts.g;
+  bool same = true;
+
+  for (int r0 = r_first; r0 < ts.rows; r0 += row_step * LOAD_BATCH) {
+    unsigned raw[LOAD_BATCH][F];
+#pragma unroll
+    for (int b = 0; b < LOAD_BATCH; b++) {
+      const int r = min (r0 + b * row_step, ts.rows - 1);
+      const unsigned char *row = cf_row < unsigned char >(src, stride,
+          cf_border_index (y0 - a.ry + r, height, a.border));
+      if (kind == WORD) {
+        raw[b][0] = *(const unsigned *) (row + off[0]);
+      } else if (kind == BYTES) {
+        raw[b][0] = row[off[0]] | row[off[1]] << 8 | row[off[2]] << 16 |
+            row[off[3]] << 24;
+      } else {
+#pragma unroll
+        for (int j = 0; j < F; j++)
+          raw[b][j] = *(const T *) (row + off[j]);
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < LOAD_BATCH; b++) {
+      const int r = r0 + b * row_step;
+      if (r >= ts.rows)
+        break;
+      /* Up to 4 pixels; the tile's pitch holds the whole last slot. */
+#pragma unroll
+      for (int p = 0; p < 4; p++) {
+        if (p >= ts.g)
+          break;
+        unsigned v[F];
+#pragma unroll
+        for (int j = 0; j < F; j++)
+          v[j] = kind == SAMPLES ? raw[b][j] :
+              (raw[b][0] >> (a.chan_shift[j] + 8 * p * a.pixel_bytes)) &
+              sample_mask;
+        const S s = P::pack (v, a);
+        same &= P::equal (s, first);
+        out[r * PITCH + p] = s;
+      }
+    }
+  }
+  return same;
+}
+
+/* The first pixel of the window of the block at (x0, y0), packed: a tile
+ * whose samples all equal it is flat. There every d is 0, the output is
+ * the input, and the taps are skipped (exact; e.g. the black outside an
+ * ultrasound sector, letterbox bars). */
+template < typename T, int F > __device__ __forceinline__
+    typename Pixel < T, F >::S
+first_pixel (const void *src, size_t stride, int width, int height, int x0,
+    int y0, const Args & a)
+{
+  const T *px = cf_row < T > (src, stride,
+      cf_border_index (y0 - a.ry, height, a.border)) +
+      (size_t) cf_border_index (x0 - a.rx, width, a.border) * a.channels;
+  unsigned v[F];
+#pragma unroll
+  for (int j = 0; j < F; j++)
+    v[j] = px[a.chan[j]];
+  return Pixel < T, F >::pack (v, a);
+}
+
+/* K pixels of one column, BLOCK_Y rows apart in a tile of pitch PITCH:
+ * their centre values and the running sums over a list of taps (byte
+ * offset in the tile, log2 of ws). */
+template < typename T, int F, bool JOINT, int PITCH, int K > struct Column {
+  typedef Pixel < T, F > P;
+  typedef typename P::S S;
+  float cen[K][F], acc[K][F], wsum[K][JOINT ? 1 : F];
+
+  __device__ __forceinline__ void filter (const S * centre,
+      const float2 * taps, int ntaps, const Args & a)
+  {
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+#pragma unroll
+      for (int j = 0; j < F; j++) {
+        cen[k][j] = P::get (centre[k * BLOCK_Y * PITCH], j);
+        acc[k][j] = 0.0f;
+        wsum[k][JOINT ? 0 : j] = 1.0f;  /* the centre */
+      }
+    }
+#pragma unroll 2
+    for (int t = 0; t < ntaps; t++) {
+      const float2 tap = taps[t];
+      const S *q = (const S *) ((const char *) centre +
+          __float_as_int (tap.x));
+#pragma unroll
+      for (int k = 0; k < K; k++) {
+        const S s = q[k * BLOCK_Y * PITCH];
+        if (JOINT) {
+          float d[F], dd = 0.0f;
+#pragma unroll
+          for (int j = 0; j < F; j++) {
+            d[j] = P::get (s, j) - cen[k][j];
+            dd = fmaf (d[j], d[j], dd);
+          }
+          const float w = fast_exp2 (fmaf (dd, a.nk, tap.y));
+#pragma unroll
+          for (int j = 0; j < F; j++)
+            acc[k][j] = fmaf (w, d[j], acc[k][j]);
+          wsum[k][0] += w;
+        } else {
+#pragma unroll
+          for (int j = 0; j < F; j++) {
+            const float d = P::get (s, j) - cen[k][j];
+            const float w = fast_exp2 (P::exponent (d, tap.y, a));
+            acc[k][j] = fmaf (w, d, acc[k][j]);
+            wsum[k][j] += w;
+          }
+        }
+      }
+    }
+  }
+
+  /* Filtered sample j of pixel k, rounded to the sample type. */
+  __device__ __forceinline__ T result (int k, int j, const Args & a) const
+  {
+    return cf_round_to < T > (P::value (cen[k][j],
+            __fdividef (acc[k][j], wsum[k][JOINT ? 0 : j]), a));
+  }
+
+  /* Pixel k as the tile stores it. */
+  __device__ __forceinline__ S packed (int k, const Args & a) const
+  {
+    unsigned v[F];
+#pragma unroll
+    for (int j = 0; j < F; j++)
+      v[j] = result (k, j, a);
+    return P::pack (v, a);
+  }
+
+  /* Writes the K pixels at (x, y), (x, y + BLOCK_Y)...; the channels not
+   * filtered are copied from src. */
+  __device__ __forceinline__ void store (const void *src, size_t src_stride,
+      void *dst, size_t dst_stride, int x, int y, int height,
+      const Args & a) const
+  {
+    const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * a.channels;
+    T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * a.channels;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      if (y + k * BLOCK_Y >= height)
+        break;
+      if (a.copy_others)
+        for (int c = 0; c < a.channels; c++)
+          if (!((a.mask >> c) & 1u))
+            out[c] = in[c];
+#pragma unroll
+      for (int j = 0; j < F; j++)
+        out[a.chan[j]] = result (k, j, a);
+      in = (const T *) ((const char *) in + BLOCK_Y * src_stride);
+      out = (T *) ((char *) out + BLOCK_Y * dst_stride);
+    }
+  }
+};
+
+/* The exact filter over the window of Args. */
+template < typename T, int F, bool JOINT, int PITCH > __global__ void
+__launch_bounds__ (THREADS)
 bilateral_tile (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     const Args a)
 {
-  typedef Pixel < T, F > P;
-  typedef typename P::S S;
+  typedef typename Pixel < T, F >::S S;
+  constexpr int PIX = pix_y < F > ();
+  constexpr int TILE_H = BLOCK_Y * PIX;
   extern __shared__ float2 smem[];
   float2 *taps = smem;
   S *tile = (S *) (smem + taps_slots (a.ntaps));
   const int x0 = blockIdx.x * TILE_W;
   const int y0 = blockIdx.y * TILE_H;
+  const TileShape ts (a, x0, TILE_H);
 
-  /* The window but its centre, a row per warp: byte offset in the tile,
-   * log2 of ws. */
+  /* The window but its centre, a row per warp. */
   for (int dy = threadIdx.y - a.ry; dy <= a.ry; dy += BLOCK_Y) {
     const int hw = a.half_w[dy + a.ry];
     for (int i = threadIdx.x; i < 2 * hw + (dy != 0); i += BLOCK_X) {
@@ -171,156 +458,164 @@ bilateral_tile (const void *__restrict__ src, size_t src_stride,
     }
   }
 
-  /* The tile and its halo, read through the border mode, LOAD_BATCH rows
-   * at a time (a row past the end re-reads the last one). A tile whose
-   * samples all equal its first one is flat: there every d is 0, the output
-   * is the input, and the taps are skipped (exact; e.g. the black outside
-   * an ultrasound sector, letterbox bars). */
-  const int cols = TILE_W + 2 * a.rx;
-  const int rows = TILE_H + 2 * a.ry;
-  S first;
-  {
-    const T *px = cf_row < T > (src, src_stride,
-        cf_border_index (y0 - a.ry, height, a.border)) +
-        (size_t) cf_border_index (x0 - a.rx, width, a.border) * a.channels;
-    unsigned v[F];
-#pragma unroll
-    for (int j = 0; j < F; j++)
-      v[j] = px[a.chan[j]];
-    first = P::pack (v);
-  }
-  bool same = true;
-  for (int r0 = threadIdx.y; r0 < rows; r0 += BLOCK_Y * LOAD_BATCH) {
-    for (int c = threadIdx.x; c < cols; c += BLOCK_X) {
-      const size_t gx = (size_t) cf_border_index (x0 - a.rx + c, width,
-          a.border) * a.channels;
-      unsigned v[LOAD_BATCH][F];
-#pragma unroll
-      for (int b = 0; b < LOAD_BATCH; b++) {
-        const int r = min (r0 + b * BLOCK_Y, rows - 1);
-        const T *px = cf_row < T > (src, src_stride,
-            cf_border_index (y0 - a.ry + r, height, a.border)) + gx;
-#pragma unroll
-        for (int j = 0; j < F; j++)
-          v[b][j] = px[a.chan[j]];
-      }
-#pragma unroll
-      for (int b = 0; b < LOAD_BATCH; b++) {
-        const S s = P::pack (v[b]);
-        same &= P::equal (s, first);
-        if (r0 + b * BLOCK_Y < rows)
-          tile[(r0 + b * BLOCK_Y) * PITCH + c] = s;
-      }
-    }
-  }
+  const S first = first_pixel < T, F > (src, src_stride, width, height, x0,
+      y0, a);
+  const bool same = load_tile < T, F, PITCH > (src, src_stride, width, height,
+      y0, ts, a, tile, first);
   const int ntaps = __syncthreads_and (same) ? 0 : a.ntaps;
 
-  const S *centre = tile + (threadIdx.y + a.ry) * PITCH + threadIdx.x + a.rx;
-  float cen[PIX_Y][F], acc[PIX_Y][F], wsum[PIX_Y][JOINT ? 1 : F];
-#pragma unroll
-  for (int k = 0; k < PIX_Y; k++) {
-#pragma unroll
-    for (int j = 0; j < F; j++) {
-      cen[k][j] = P::get (centre[k * BLOCK_Y * PITCH], j);
-      acc[k][j] = 0.0f;
-      wsum[k][JOINT ? 0 : j] = 1.0f;    /* the centre */
-    }
+  Column < T, F, JOINT, PITCH, PIX > col;
+  col.filter (tile + (threadIdx.y + a.ry) * PITCH + threadIdx.x + ts.ox,
+      taps, ntaps, a);
+  if (x0 + threadIdx.x < width)
+    col.store (src, src_stride, dst, dst_stride, x0 + threadIdx.x,
+        y0 + threadIdx.y, height, a);
+}
+
+/* The separable filter in one kernel: the horizontal 1-D pass over the
+ * tile and its vertical halo, rounded to the sample type into a second
+ * tile (`mid`, as the reference's intermediate plane), then the vertical
+ * 1-D pass over that. The frame is read and written once; the halo rows'
+ * horizontal pass is done by both blocks that need it. */
+template < typename T, int F, bool JOINT > __global__ void
+__launch_bounds__ (THREADS)
+bilateral_separable (const void *__restrict__ src, size_t src_stride,
+    void *__restrict__ dst, size_t dst_stride, int width, int height,
+    const Args a)
+{
+  typedef typename Pixel < T, F >::S S;
+  constexpr int PIX = pix_y < F > ();
+  constexpr int TILE_H = BLOCK_Y * PIX;
+  extern __shared__ float2 smem[];
+  float2 *taps_h = smem;
+  float2 *taps_v = taps_h + taps_slots (2 * a.rx);
+  S *tile = (S *) (taps_v + taps_slots (2 * a.ry));
+  const int rows = TILE_H + 2 * a.ry;
+  S *mid = tile + WIDE_PITCH * rows;
+  const int x0 = blockIdx.x * TILE_W;
+  const int y0 = blockIdx.y * TILE_H;
+  const TileShape ts (a, x0, TILE_H);
+  const int tid = threadIdx.y * BLOCK_X + threadIdx.x;
+
+  /* Both windows but their centres: -r..-1, 1..r. */
+  for (int i = tid; i < 2 * a.rx; i += THREADS) {
+    const int dx = i < a.rx ? i - a.rx : i - a.rx + 1;
+    taps_h[i] = make_float2 (__int_as_float (dx * (int) sizeof (S)),
+        a.lx[abs (dx)]);
+  }
+  for (int i = tid; i < 2 * a.ry; i += THREADS) {
+    const int dy = i < a.ry ? i - a.ry : i - a.ry + 1;
+    taps_v[i] = make_float2 (__int_as_float (dy * NARROW_PITCH *
+            (int) sizeof (S)), a.ly[abs (dy)]);
   }
 
-#pragma unroll 2
-  for (int t = 0; t < ntaps; t++) {
-    const float2 tap = taps[t];
-    const S *q = (const S *) ((const char *) centre +
-        __float_as_int (tap.x));
-#pragma unroll
-    for (int k = 0; k < PIX_Y; k++) {
-      const S s = q[k * BLOCK_Y * PITCH];
-      if (JOINT) {
-        float d[F], dd = 0.0f;
-#pragma unroll
-        for (int j = 0; j < F; j++) {
-          d[j] = P::get (s, j) - cen[k][j];
-          dd = fmaf (d[j], d[j], dd);
-        }
-        const float w = fast_exp2 (fmaf (dd, a.nk, tap.y));
-#pragma unroll
-        for (int j = 0; j < F; j++)
-          acc[k][j] = fmaf (w, d[j], acc[k][j]);
-        wsum[k][0] += w;
-      } else {
-#pragma unroll
-        for (int j = 0; j < F; j++) {
-          const float d = P::get (s, j) - cen[k][j];
-          const float w = fast_exp2 (fmaf (d * a.nk, d, tap.y));
-          acc[k][j] = fmaf (w, d, acc[k][j]);
-          wsum[k][j] += w;
-        }
-      }
-    }
-  }
+  const S first = first_pixel < T, F > (src, src_stride, width, height, x0,
+      y0, a);
+  const bool same = load_tile < T, F, WIDE_PITCH > (src, src_stride, width,
+      height, y0, ts, a, tile, first);
+  const bool flat = __syncthreads_and (same);
 
-  const int x = x0 + threadIdx.x;
-  if (x >= width)
-    return;
+  /* Rows ry .. ry + TILE_H - 1, PIX per thread, then the 2 ry halo rows
+   * one at a time. */
+  const S *tile_col = tile + threadIdx.x + ts.ox;
+  S *mid_col = mid + threadIdx.x;
+  {
+    Column < T, F, JOINT, WIDE_PITCH, PIX > h;
+    const int r = a.ry + threadIdx.y;
+    h.filter (tile_col + r * WIDE_PITCH, taps_h, flat ? 0 : 2 * a.rx, a);
 #pragma unroll
-  for (int k = 0; k < PIX_Y; k++) {
-    const int y = y0 + threadIdx.y + k * BLOCK_Y;
-    if (y >= height)
-      continue;
-    const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * a.channels;
-    T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * a.channels;
-    for (int c = 0; c < a.channels; c++)
-      if (!((a.mask >> c) & 1u))
-        out[c] = in[c];
-#pragma unroll
-    for (int j = 0; j < F; j++)
-      out[a.chan[j]] = cf_round_to < T > (cen[k][j] - BIAS +
-          __fdividef (acc[k][j], wsum[k][JOINT ? 0 : j]));
+    for (int k = 0; k < PIX; k++)
+      mid_col[(r + k * BLOCK_Y) * NARROW_PITCH] = h.packed (k, a);
   }
+  for (int m = threadIdx.y; m < 2 * a.ry; m += BLOCK_Y) {
+    Column < T, F, JOINT, WIDE_PITCH, 1 > h;
+    const int r = m < a.ry ? m : m + TILE_H;
+    h.filter (tile_col + r * WIDE_PITCH, taps_h, flat ? 0 : 2 * a.rx, a);
+    mid_col[r * NARROW_PITCH] = h.packed (0, a);
+  }
+  __syncthreads ();
+
+  Column < T, F, JOINT, NARROW_PITCH, PIX > v;
+  v.filter (mid_col + (a.ry + threadIdx.y) * NARROW_PITCH, taps_v,
+      flat ? 0 : 2 * a.ry, a);
+  if (x0 + threadIdx.x < width)
+    v.store (src, src_stride, dst, dst_stride, x0 + threadIdx.x,
+        y0 + threadIdx.y, height, a);
+}
+
+/* Dynamic shared memory beyond the default 48 KB must be allowed first. */
+template < typename K > CfStatus
+allow_smem (K kernel, size_t smem)
+{
+  if (smem <= 48 * 1024)
+    return CF_OK;
+  return cf_status_from_cuda (cudaFuncSetAttribute (kernel,
+          cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+}
+
+template < typename T, int F, bool JOINT, int PITCH > CfStatus
+launch_tile (const CfPlane * src, const CfPlane * dst, const Args & a,
+    dim3 grid, cudaStream_t stream)
+{
+  typedef typename Pixel < T, F >::S S;
+  constexpr int TILE_H = BLOCK_Y * pix_y < F > ();
+  size_t smem = sizeof (float2) * taps_slots (a.ntaps) +
+      sizeof (S) * PITCH * (TILE_H + 2 * a.ry);
+  CfStatus st = allow_smem (bilateral_tile < T, F, JOINT, PITCH >, smem);
+  if (st != CF_OK)
+    return st;
+  bilateral_tile < T, F, JOINT, PITCH >
+      <<<grid, dim3 (BLOCK_X, BLOCK_Y), smem, stream>>> (src->data,
+      src->stride, dst->data, dst->stride, src->width, src->height, a);
+  return cf_launch_status ();
 }
 
 template < typename T, int F, bool JOINT > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, const Args & a,
-    cudaStream_t stream)
+    bool separable, cudaStream_t stream)
 {
   typedef typename Pixel < T, F >::S S;
-  size_t smem = sizeof (float2) * taps_slots (a.ntaps) +
-      sizeof (S) * PITCH * (TILE_H + 2 * a.ry);
-  if (smem > 48 * 1024) {
-    cudaError_t err = cudaFuncSetAttribute (bilateral_tile < T, F, JOINT >,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
-    if (err != cudaSuccess)
-      return cf_status_from_cuda (err);
-  }
-  dim3 block (BLOCK_X, BLOCK_Y);
+  constexpr int TILE_H = BLOCK_Y * pix_y < F > ();
   dim3 grid ((src->width + TILE_W - 1) / TILE_W,
       (src->height + TILE_H - 1) / TILE_H);
-  bilateral_tile < T, F, JOINT > <<<grid, block, smem, stream>>> (src->data,
+  if (!separable)
+    return a.rx == 0 ?
+        launch_tile < T, F, JOINT, NARROW_PITCH > (src, dst, a, grid, stream) :
+        launch_tile < T, F, JOINT, WIDE_PITCH > (src, dst, a, grid, stream);
+
+  size_t smem = sizeof (float2) * (taps_slots (2 * a.rx) +
+      taps_slots (2 * a.ry)) +
+      sizeof (S) * (WIDE_PITCH + NARROW_PITCH) * (TILE_H + 2 * a.ry);
+  CfStatus st = allow_smem (bilateral_separable < T, F, JOINT >, smem);
+  if (st != CF_OK)
+    return st;
+  bilateral_separable < T, F, JOINT >
+      <<<grid, dim3 (BLOCK_X, BLOCK_Y), smem, stream>>> (src->data,
       src->stride, dst->data, dst->stride, src->width, src->height, a);
   return cf_launch_status ();
 }
 
 template < typename T > CfStatus
 launch_depth (const CfPlane * src, const CfPlane * dst, const Args & a,
-    int filtered, bool joint, cudaStream_t stream)
+    int filtered, bool joint, bool separable, cudaStream_t stream)
 {
   /* One filtered channel: joint and per-channel are the same filter. */
   switch (filtered) {
     case 1:
-      return launch < T, 1, false > (src, dst, a, stream);
+      return launch < T, 1, false > (src, dst, a, separable, stream);
     case 2:
-      return joint ? launch < T, 2, true > (src, dst, a, stream) :
-          launch < T, 2, false > (src, dst, a, stream);
+      return joint ? launch < T, 2, true > (src, dst, a, separable, stream) :
+          launch < T, 2, false > (src, dst, a, separable, stream);
     case 3:
-      return joint ? launch < T, 3, true > (src, dst, a, stream) :
-          launch < T, 3, false > (src, dst, a, stream);
+      return joint ? launch < T, 3, true > (src, dst, a, separable, stream) :
+          launch < T, 3, false > (src, dst, a, separable, stream);
     default:
-      return joint ? launch < T, 4, true > (src, dst, a, stream) :
-          launch < T, 4, false > (src, dst, a, stream);
+      return joint ? launch < T, 4, true > (src, dst, a, separable, stream) :
+          launch < T, 4, false > (src, dst, a, separable, stream);
   }
 }
 
-/* The kernel arguments for one pass over the window of radii (rx, ry). */
+/* The kernel arguments for the window of radii (rx, ry). */
 void
 make_args (const CfPlane * src, const CfBilateralParams * p,
     const CfBilateralWeights * w, int rx, int ry, Args * a, int *filtered)
@@ -341,19 +636,31 @@ make_args (const CfPlane * src, const CfBilateralParams * p,
     a->ly[k] = w->ly[k];
   }
   a->nk = w->nk;
+  /* Below 1e-30, exp2 (nk d^2) is 1.0f for every 16-bit d either way. */
+  a->scale = (float) sqrt (fmax (-w->nk, 1e-30));
+  a->inv_scale = 1.0f / a->scale;
   a->channels = src->channels;
+  a->pixel_bytes = src->channels * cf_plane_bytes_per_sample (src);
+  a->word_pixels = 4 % a->pixel_bytes == 0
+      && ((uintptr_t) src->data | src->stride) % 4 == 0 ?
+      4 / a->pixel_bytes : 0;
   a->mask = p->channel_mask & CF_ALL_CHANNELS (src->channels);
+  a->copy_others = a->mask != CF_ALL_CHANNELS (src->channels);
   a->border = p->border;
   *filtered = 0;
   for (int c = 0; c < src->channels; c++)
-    if ((a->mask >> c) & 1u)
+    if ((a->mask >> c) & 1u) {
+      a->chan_shift[*filtered] = 8 * c * cf_plane_bytes_per_sample (src);
       a->chan[(*filtered)++] = c;
+    }
 }
 
+/* The exact filter over the window of radii (rx, ry), or the separable
+ * one. */
 CfStatus
-filter_pass (const CfPlane * src, const CfPlane * dst,
+filter (const CfPlane * src, const CfPlane * dst,
     const CfBilateralParams * p, const CfBilateralWeights * w, int rx,
-    int ry, cudaStream_t stream)
+    int ry, bool separable, cudaStream_t stream)
 {
   Args a;
   int filtered;
@@ -361,8 +668,10 @@ filter_pass (const CfPlane * src, const CfPlane * dst,
   make_args (src, p, w, rx, ry, &a, &filtered);
   bool joint = p->distance == CF_BILATERAL_JOINT;
   return src->depth > 8 ?
-      launch_depth < unsigned short > (src, dst, a, filtered, joint, stream) :
-      launch_depth < unsigned char > (src, dst, a, filtered, joint, stream);
+      launch_depth < unsigned short > (src, dst, a, filtered, joint,
+      separable, stream) :
+      launch_depth < unsigned char > (src, dst, a, filtered, joint,
+      separable, stream);
 }
 
 }                               /* namespace */
@@ -391,22 +700,9 @@ cf_bilateral (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
 
   CfBilateralWeights w;
   cf_bilateral_weights (p, src->depth, &w);
-  if (p->mode != CF_BILATERAL_SEPARABLE || p->radius_x == 0
-      || p->radius_y == 0)
-    return filter_pass (src, dst, p, &w, p->radius_x, p->radius_y, stream);
-
-  /* Rows into scratch (a plane like src, rounded to its sample type),
-   * then the columns of scratch into dst. */
-  if (!exec->scratch)
-    return CF_ERROR_INVALID;
-  CfPlane tmp = *src;
-  tmp.stride = (row_bytes + 255) & ~(size_t) 255;
-  st = cf_scratch_reserve (exec->scratch, tmp.stride * src->height);
-  if (st != CF_OK)
-    return st;
-  tmp.data = exec->scratch->data;
-  st = filter_pass (src, &tmp, p, &w, p->radius_x, 0, stream);
-  if (st == CF_OK)
-    st = filter_pass (&tmp, dst, p, &w, 0, p->radius_y, stream);
-  return st;
+  /* A 1-D window is the same filter either way. */
+  bool separable = p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
+      && p->radius_y > 0;
+  return filter (src, dst, p, &w, p->radius_x, p->radius_y, separable,
+      stream);
 }

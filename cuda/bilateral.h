@@ -77,9 +77,9 @@ cf_bilateral_in_window (int dx, int dy, int rx, int ry)
 CfStatus cf_bilateral_check (const CfPlane * src, const CfPlane * dst,
     const CfBilateralParams * params);
 
-/* Filters src into dst (which must not alias). Separable mode needs
- * exec->scratch on the GPU (one plane, reserved once per frame size). On
- * the GPU it returns once the work is queued on exec->stream. */
+/* Filters src into dst (which must not alias). On the GPU it returns once
+ * the work is queued on exec->stream (one kernel; exec->scratch is not
+ * used). */
 CfStatus cf_bilateral (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfBilateralParams * params);
 

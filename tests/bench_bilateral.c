@@ -2,7 +2,10 @@
  * the identity-copy floor and NPP's nppiFilterBilateralGaussBorder (GRAY8;
  * NPP has no 4-channel bilateral) in the same run, on random frames and on
  * an ultrasound-like frame (a random sector on black, whose flat tiles skip
- * their taps). Prints markdown. */
+ * their taps). Prints markdown.
+ *
+ * bench_bilateral CASE RADIUS runs one case (its row number in the table,
+ * from 0) at one radius, for ncu. */
 #include "cf_bench_util.h"
 #include "bilateral.h"
 #include "cf_runtime.h"
@@ -109,8 +112,28 @@ typedef struct {
   int sector;                   /* the ultrasound-like frames */
 } Case;
 
+/* One case at one radius: frames, a warm-up, the median. */
+static int
+profile_one (const Case * c, int radius)
+{
+  Run run = { 0 };
+  CfBenchFrames frames;
+
+  cf_bench_init ();
+  frames = cf_bench_frames_new (WIDTH, HEIGHT, c->channels, 8);
+  if (c->sector)
+    blacken_outside_sector (&frames);
+  run.frames = &frames;
+  set_radius (&run, radius, c->mode, c->distance, c->mask);
+  printf ("%s r=%d: %.3f ms\n", c->name, radius,
+      cf_bench_median_ms (ours, &run, REPS));
+  cf_scratch_release (&run.scratch);
+  cf_bench_frames_free (&frames);
+  return 0;
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   static const Case cases[] = {
     {"exact GRAY8", 1, 1, CF_BILATERAL_EXACT, CF_BILATERAL_JOINT},
@@ -130,6 +153,16 @@ main (void)
   CfBenchFrames gray, rgba, sector;
   Run run = { 0 };
 
+  if (argc == 3) {
+    int c = atoi (argv[1]), radius = atoi (argv[2]);
+    if (c < 0 || c >= N_CASES || radius < 1
+        || radius > CF_BILATERAL_MAX_RADIUS) {
+      fprintf (stderr, "usage: %s [CASE 0..%d RADIUS 1..%d]\n", argv[0],
+          N_CASES - 1, CF_BILATERAL_MAX_RADIUS);
+      return 2;
+    }
+    return profile_one (&cases[c], radius);
+  }
   cf_bench_init ();
   run.npp = (NppBilateralFn)
       cf_npp_symbol ("nppiFilterBilateralGaussBorder_8u_C1R_Ctx");

@@ -304,8 +304,9 @@ main (int argc, char **argv)
           &p);
     }
 
-  /* The 1-D windows of the separable passes, and the largest radius
-   * (shared memory beyond 48 KB for 16-bit 4-channel planes). */
+  /* 1-D windows (separable mode with one radius 0), and the largest radius
+   * (shared memory beyond 48 KB for 16-bit 4-channel planes), exact and
+   * separable. */
   for (int l = 0; l < nl; l += quick ? 4 : 1) {
     CfBilateralParams h = params (9, 0, 0.1, 0, l & 1, 0, layouts[l].mask);
     CfBilateralParams v = params (0, 12, 0.1, 0, l & 1, 1, layouts[l].mask);
@@ -313,8 +314,11 @@ main (int argc, char **argv)
         CF_BILATERAL_MAX_RADIUS, 0.2, 0, 1, l & 1, layouts[l].mask);
     check (97, 45, layouts[l].channels, layouts[l].depth, &h);
     check (33, 70, layouts[l].channels, layouts[l].depth, &v);
-    if (!quick || l == 0)
+    if (!quick || l == 0) {
       check (70, 41, layouts[l].channels, layouts[l].depth, &big);
+      big.mode = CF_BILATERAL_SEPARABLE;
+      check (70, 41, layouts[l].channels, layouts[l].depth, &big);
+    }
   }
 
   /* Separable against the separable reference. */
@@ -339,8 +343,11 @@ main (int argc, char **argv)
   if (!quick) {
     CfBilateralParams gray = params (3, 3, 0.1, 0, 0, 0, 1);
     CfBilateralParams rgba = params (2, 2, 0.1, 0, 1, 1, 7);
+    CfBilateralParams sep = params (7, 7, 0.1, CF_BILATERAL_SEPARABLE, 0, 1,
+        1);
     check (3840, 2160, 1, 8, &gray);
     check (1921, 1081, 4, 8, &rgba);
+    check (1921, 1081, 1, 8, &sep);
     for (int r = 3; r <= 7; r += 2) {
       check_separable_psnr (1, 1, r, CF_BILATERAL_PER_CHANNEL);
       check_separable_psnr (4, 7, r, CF_BILATERAL_JOINT);
