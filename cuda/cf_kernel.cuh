@@ -10,6 +10,15 @@
 /* Maps a CUDA error to a CfStatus and remembers it for messages. */
 CfStatus cf_status_from_cuda (cudaError_t err);
 
+/* Devices whose per-device state the .cu files cache; others still work,
+ * without the cache. */
+#define CF_MAX_DEVICES 64
+
+/* Lets `kernel` use up to `bytes` of dynamic shared memory (capped at what
+ * the device allows) on `device`, in every context of that device. */
+cudaError_t cf_allow_dynamic_smem (const void *kernel, int device,
+    size_t bytes);
+
 /* The status of the launches queued since the last check. */
 static inline CfStatus
 cf_launch_status (void)

@@ -26,6 +26,22 @@ cf_status_from_cuda (cudaError_t err)
   }
 }
 
+cudaError_t
+cf_allow_dynamic_smem (const void *kernel, int device, size_t bytes)
+{
+  int optin = 0;
+  cudaKernel_t k;
+  cudaError_t err = cudaDeviceGetAttribute (&optin,
+      cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (err == cudaSuccess)
+    err = cudaGetKernel (&k, kernel);
+  if (err == cudaSuccess)
+    err = cudaKernelSetAttributeForDevice (k,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        (int) (bytes < (size_t) optin ? bytes : (size_t) optin), device);
+  return err;
+}
+
 extern "C" const char *
 cf_status_string (CfStatus status)
 {

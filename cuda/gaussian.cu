@@ -12,7 +12,6 @@
 #include "gaussian.h"
 #include "cf_kernel.cuh"
 
-#include <algorithm>
 #include <atomic>
 
 namespace {
@@ -215,44 +214,27 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
   }
 }
 
-/* More than 48 KB of dynamic shared memory must be opted in, per kernel and
- * per CUDA context, and GStreamer 1.22 makes a context per GstCudaContext,
- * so one device may have several: a per-device flag would miss the second.
- * The opt-in is done once per stream (a stream belongs to one context, and
- * its id is never reused in the process), always to the most this kernel
- * can need on the device, so concurrent opt-ins agree and none lowers
- * another's. The few streams remembered are a cache: one forgotten only
- * opts in again. */
+/* More than 48 KB of dynamic shared memory must be opted in per kernel:
+ * done once per device, for all of its contexts (GStreamer may make several
+ * on one device), to the most this kernel can need there. A launch needing
+ * more than the device has fails, as it should. */
 template < typename T, int C, int R > CfStatus
-opt_in_smem (size_t smem, cudaStream_t stream)
+allow_smem (void)
 {
-  constexpr int N = 16;
-  static std::atomic < unsigned long long > done[N];     /* stream id + 1 */
-  static std::atomic < unsigned > next;
-  unsigned long long id;
-  int dev, optin;
-
-  cudaError_t err = cudaStreamGetId (stream, &id);
+  static std::atomic < bool > allowed[CF_MAX_DEVICES];
+  int dev;
+  cudaError_t err = cudaGetDevice (&dev);
   if (err != cudaSuccess)
     return cf_status_from_cuda (err);
-  for (int i = 0; i < N; i++)
-    if (done[i].load (std::memory_order_acquire) == id + 1)
-      return CF_OK;
-  err = cudaGetDevice (&dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&optin,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  if (dev < CF_MAX_DEVICES && allowed[dev].load (std::memory_order_acquire))
+    return CF_OK;
+  const int r = R > 0 ? R : CF_GAUSSIAN_MAX_RADIUS;
+  err = cf_allow_dynamic_smem ((const void *) gaussian_tile < T, C, R >, dev,
+      smem_bytes (r, r, C));
   if (err != cudaSuccess)
     return cf_status_from_cuda (err);
-  size_t most = R > 0 ? smem_bytes (R, R, C) :
-      smem_bytes (CF_GAUSSIAN_MAX_RADIUS, CF_GAUSSIAN_MAX_RADIUS, C);
-  /* more than the device has fails here, as it always did */
-  most = std::max (std::min (most, (size_t) optin), smem);
-  err = cudaFuncSetAttribute (gaussian_tile < T, C, R >,
-      cudaFuncAttributeMaxDynamicSharedMemorySize, (int) most);
-  if (err != cudaSuccess)
-    return cf_status_from_cuda (err);
-  done[next.fetch_add (1) % N].store (id + 1, std::memory_order_release);
+  if (dev < CF_MAX_DEVICES)
+    allowed[dev].store (true, std::memory_order_release);
   return CF_OK;
 }
 
@@ -262,7 +244,7 @@ launch (const CfPlane * src, const CfPlane * dst, const GaussArgs & a,
 {
   size_t smem = smem_bytes (a.rx, a.ry, C);
   if (smem > 48 * 1024) {
-    CfStatus st = opt_in_smem < T, C, R > (smem, stream);
+    CfStatus st = allow_smem < T, C, R > ();
     if (st != CF_OK)
       return st;
   }
