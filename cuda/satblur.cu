@@ -15,14 +15,11 @@
 #include "cf_runtime.h"
 
 #include <pthread.h>
-#include <stdlib.h>
 
 using namespace satblur;
 
 namespace {
 
-constexpr int SEG_ROWS = 16;
-constexpr int MAX_THREADS = 1024;
 /* Shared memory a band block keeps for its static arrays (warp sums). */
 constexpr int BAND_STATIC_SHARED = 2048;
 /* Blocks when each needs its own global memory (row prefixes too large for
@@ -32,11 +29,14 @@ constexpr int MAX_DEVICES = 64;
 
 struct DeviceLimits {
   int shared;                   /* dynamic shared memory a band block may use */
+  int sm_shared;                /* shared memory of a multiprocessor */
   int sms;
+  BandRegisters band;
 };
 
-/* The device's limits, read once per device; the band kernels are allowed
- * their shared memory then, for every context of the device. */
+/* The device's limits and the band kernels' registers, read once per
+ * device; the band kernels are allowed their shared memory then, for every
+ * context of the device. */
 CfStatus
 device_limits (DeviceLimits * out)
 {
@@ -52,15 +52,19 @@ device_limits (DeviceLimits * out)
 
   pthread_mutex_lock (&lock);
   if (!ready[dev]) {
-    int optin = 0, sms = 0;
+    int optin = 0, sm_shared = 0, sms = 0;
     err = cudaDeviceGetAttribute (&optin,
         cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
     if (err == cudaSuccess)
+      err = cudaDeviceGetAttribute (&sm_shared,
+          cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+    if (err == cudaSuccess)
       err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev);
     if (err == cudaSuccess)
-      err = allow_band_shared (dev, optin - BAND_STATIC_SHARED);
+      err = setup_bands (dev, optin - BAND_STATIC_SHARED, &known[dev].band);
     if (err == cudaSuccess) {
       known[dev].shared = optin - BAND_STATIC_SHARED;
+      known[dev].sm_shared = sm_shared;
       known[dev].sms = sms;
       ready[dev] = true;
     }
@@ -90,17 +94,24 @@ aligned (const void *p, size_t stride, int bytes)
   return (uintptr_t) p % bytes == 0 && stride % bytes == 0;
 }
 
-/* Rows per band: enough bands for several blocks per multiprocessor; every
- * band's first row costs a few extra rows of input. */
+/* Rows per band: as few as fill every multiprocessor once with blocks
+ * (each band's first row costs extra reads; a second wave of blocks would
+ * cost a whole band's time), from the kernel's registers and shared
+ * memory. */
 int
-band_rows (int height, int threads, const DeviceLimits & lim)
+band_rows (int height, int threads, int regs, size_t smem,
+    const DeviceLimits & lim)
 {
-  const char *env = getenv ("CF_SATBLUR_BAND_ROWS");
-  if (env)
-    return atoi (env);
-  int per_sm = 2048 / threads;
-  int rows = height / (lim.sms * (per_sm < 4 ? per_sm : 4));
-  return rows < 4 ? 4 : (rows > 16 ? 16 : rows);
+  const int warps = threads / 32;
+  int per_sm = 65536 / (((regs + 7) & ~7) * 32 * warps);
+  const int by_threads = 2048 / threads;
+  const int by_shared = lim.sm_shared / (int) (smem + BAND_STATIC_SHARED +
+      1024);
+  per_sm = per_sm < by_threads ? per_sm : by_threads;
+  per_sm = per_sm < by_shared ? per_sm : by_shared;
+  per_sm = per_sm < 1 ? 1 : per_sm;
+  const int blocks = lim.sms * per_sm;
+  return (height + blocks - 1) / blocks;
 }
 
 CfStatus
@@ -108,11 +119,10 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
     const DeviceLimits & lim, ColumnArgs * col, BandArgs * a, Plan * pl)
 {
   const int w = src->width, h = src->height, C = src->channels;
-  const int n = w * C, N = C == 3 ? 12 : 16, bps = cf_plane_bytes_per_sample (src);
+  const int n = w * C, N = C == 3 ? 24 : (C == 4 ? 32 : 16);
+  const int bps = cf_plane_bytes_per_sample (src);
   const int runs = (n + N - 1) / N;
   const unsigned long long max = src->depth > 8 ? 65535 : 255;
-  const int seg_rows = getenv ("CF_SATBLUR_SEG_ROWS") ?
-      atoi (getenv ("CF_SATBLUR_SEG_ROWS")) : SEG_ROWS;
 
   a->count = (unsigned long long) (2 * p->radius_x + 1) *
       (unsigned long long) (2 * p->radius_y + 1);
@@ -120,29 +130,28 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
   pl->acc64 = a->count * max >= (1ull << 32);
 
   pl->threads = (runs + 31) & ~31;
-  pl->threads = pl->threads > MAX_THREADS ? MAX_THREADS : pl->threads;
+  pl->threads = pl->threads > BAND_MAX_THREADS ? BAND_MAX_THREADS :
+      pl->threads;
   const bool several_rounds = runs > pl->threads;
   const size_t acc = pl->acc64 ? 8 : 4;
   /* Elements 0..n + C - 1 with one pad per run (pidx in satblur_bands.cu). */
   a->pre_len = (size_t) (n + C - 1) + (n + C - 1) / N + 1;
   pl->shared = a->pre_len * acc <= (size_t) lim.shared;
   pl->win = several_rounds && p->radius_y > 0;
-  a->band_rows = band_rows (h, pl->threads, lim);
+  pl->smem = pl->shared ? a->pre_len * acc : 0;
+  a->band_rows = band_rows (h, pl->threads,
+      lim.band.regs[src->depth > 8][pl->acc64][C - 1], pl->smem, lim);
   a->bands = (h + a->band_rows - 1) / a->band_rows;
   pl->blocks = pl->shared && !several_rounds ? a->bands :
       (a->bands < GLOBAL_BLOCKS ? a->bands : GLOBAL_BLOCKS);
-  pl->smem = pl->shared ? a->pre_len * acc : 0;
 
   /* Whole runs per row in the column tables and window sums. */
   const int pitch = (runs * N + 63) & ~63;
   col->n = n;
-  col->run_n = runs * N;
   col->height = h;
-  col->seg_rows = seg_rows;
-  col->segments = (h + seg_rows - 1) / seg_rows;
+  col->segments = (h + SEG_ROWS - 1) / SEG_ROWS;
   col->pitch = pitch;
   a->col_pitch = pitch;
-  a->seg_rows = seg_rows;
   a->win_pitch = pitch;
 
   pl->tmp_stride = align256 ((size_t) n * bps);
@@ -171,7 +180,7 @@ CfStatus
 pass (const CfPlane * in, const CfPlane * out, ColumnArgs col, BandArgs a,
     const Plan & pl, cudaStream_t stream)
 {
-  const int N = in->channels == 3 ? 12 : 16;
+  const int N = in->channels == 3 ? 24 : (in->channels == 4 ? 32 : 16);
   const int vb = vector_bytes (N * cf_plane_bytes_per_sample (in));
   CfStatus st = CF_OK;
 
@@ -179,10 +188,12 @@ pass (const CfPlane * in, const CfPlane * out, ColumnArgs col, BandArgs a,
   a.src_stride = col.src_stride = in->stride;
   a.dst = out->data;
   a.dst_stride = out->stride;
-  a.vec_src = col.vec = aligned (in->data, in->stride, vb);
+  a.vec_src = aligned (in->data, in->stride, vb);
+  col.vec = aligned (in->data, in->stride,
+      vector_bytes (COLUMN_RUN * cf_plane_bytes_per_sample (in)));
   a.vec_dst = aligned (out->data, out->stride, vb);
   if (a.ry > 0)
-    st = launch_columns (col, in->depth, in->channels, stream);
+    st = launch_columns (col, in->depth, stream);
   if (st != CF_OK)
     return st;
   return launch_bands (a, in->depth, in->channels, pl.acc64, pl.threads,

@@ -2,7 +2,7 @@
  * the whole width, all channels. Each thread keeps the column window sums
  * of its run of samples (2 ry + 1 rows each) in registers: the band's first
  * row from the column prefixes of satblur_columns.cu plus at most
- * seg_rows / 2 rows of input per term, every later row by adding the row
+ * SEG_ROWS / 2 rows of input per term, every later row by adding the row
  * that enters and subtracting the one that leaves. Per row the block then
  * scans those window sums along the row into shared memory (each thread
  * its run, a warp-shuffle scan across runs and warps), takes every box as
@@ -20,12 +20,10 @@
 namespace satblur {
 namespace {
 
-constexpr int MAX_THREADS = 1024;
-
 /* round (s / count), half up, exactly: the float estimate of a quotient of
  * at most 65535 is within 1 of its floor, which one step corrects. */
-template < typename Acc > __device__ __forceinline__ unsigned
-div_round (Acc s, unsigned long long count, float inv)
+__device__ __forceinline__ unsigned
+div_round (unsigned long long s, unsigned long long count, float inv)
 {
   unsigned q = __float2uint_rz ((float) s * inv);
   long long c = (long long) count;
@@ -38,6 +36,19 @@ div_round (Acc s, unsigned long long count, float inv)
     rem -= c;
   }
   return q + (2 * rem >= c);
+}
+
+/* The same for 32-bit sums (count < 2^24): the remainder of the rounded
+ * division, 2 s + count - 2 count q, lies within (-4 count, 4 count), so
+ * 32-bit modular arithmetic gives it exactly. */
+__device__ __forceinline__ unsigned
+div_round (unsigned s, unsigned long long count, float inv)
+{
+  const unsigned c = (unsigned) count;
+  unsigned q = __float2uint_rn ((float) s * inv);
+  const int rem = (int) (2 * s + c - 2 * c * q);
+  q += (rem >= (int) (2 * c)) - (rem < 0);
+  return q;
 }
 
 template < typename Acc > __device__ __forceinline__ Acc
@@ -58,7 +69,7 @@ warp_inclusive_scan (Acc v, int lane)
 template < int N > __device__ __forceinline__ int
 pidx (int e)
 {
-  return e + e / N;
+  return e + (int) ((unsigned) e / N);
 }
 
 /* The run's column prefix at row t (the sum of rows 0..t-1), from the
@@ -67,8 +78,8 @@ template < typename T, int N > __device__ __forceinline__ void
 column_prefix_at (const BandArgs & a, int t, int start, int valid,
     unsigned (&v)[N])
 {
-  const int s = t / a.seg_rows, lo = s * a.seg_rows;
-  const int hi = min (a.height, lo + a.seg_rows);
+  const int s = t / SEG_ROWS, lo = s * SEG_ROWS;
+  const int hi = min (a.height, lo + SEG_ROWS);
   const bool forward = t - lo <= hi - t;
   const uint4 *p = (const uint4 *) (a.col_prefix +
       (size_t) (forward ? s : s + 1) * a.col_pitch + start);
@@ -92,9 +103,31 @@ column_prefix_at (const BandArgs & a, int t, int start, int valid,
   }
 }
 
+/* The rows that enter and leave the column windows from row y - 1 to y. */
+__device__ __forceinline__ int
+entering_row (const BandArgs & a, int y)
+{
+  return cf_border_index (y + a.ry, a.height, a.border);
+}
+
+__device__ __forceinline__ int
+leaving_row (const BandArgs & a, int y)
+{
+  return cf_border_index (y - a.ry - 1, a.height, a.border);
+}
+
+/* Asks for the run's part of a row in L1 ahead of its use (a hint: no
+ * registers held, no effect on the result). */
+template < typename T > __device__ __forceinline__ void
+prefetch_l1 (const BandArgs & a, int y, int start)
+{
+  asm volatile ("prefetch.global.L1 [%0];"::"l" (cf_row < T > (a.src,
+              a.src_stride, y) + start));
+}
+
 /* The run's column window sums at row y: from the prefixes at the band's
- * first row y0, else by sliding the window down from row y - 1 (in vw, or
- * in gwin when rows take several rounds). */
+ * first row y0, else by sliding the window down from row y - 1 (held in vw,
+ * or in gwin when rows take several rounds). */
 template < typename T, int N > __device__ __forceinline__ void
 window_sums (const BandArgs & a, int y, int y0, int start, int valid,
     unsigned *gwin, unsigned (&vw)[N])
@@ -139,12 +172,10 @@ window_sums (const BandArgs & a, int y, int y0, int start, int valid,
         vw[4 * k + 3] = q.w;
       }
     }
-    const int enter = cf_border_index (y + a.ry, a.height, a.border);
-    const int leave = cf_border_index (y - a.ry - 1, a.height, a.border);
     const Run < T, N > e = load_run < T, N > (cf_row < T > (a.src,
-            a.src_stride, enter) + start, valid, a.vec_src);
+            a.src_stride, entering_row (a, y)) + start, valid, a.vec_src);
     const Run < T, N > l = load_run < T, N > (cf_row < T > (a.src,
-            a.src_stride, leave) + start, valid, a.vec_src);
+            a.src_stride, leaving_row (a, y)) + start, valid, a.vec_src);
 #pragma unroll
     for (int j = 0; j < N; j++)
       vw[j] += e.get (j) - l.get (j);
@@ -155,6 +186,20 @@ window_sums (const BandArgs & a, int y, int y0, int start, int valid,
       ((uint4 *) (gwin + start))[k] = make_uint4 (vw[4 * k], vw[4 * k + 1],
           vw[4 * k + 2], vw[4 * k + 3]);
   }
+}
+
+/* E(k) of channel c with clamp borders (satblur_window.h): the prefix of
+ * the row extended by its edge pixels, P(k) inside. */
+template < typename Acc, int C, int N > __device__ __forceinline__ Acc
+clamp_prefix (const Acc * pre, int k, int c, int width)
+{
+  if (k <= 0)
+    return (Acc) k * pre[pidx < N > (C + c)];
+  if (k <= width)
+    return pre[pidx < N > (k * C + c)];
+  const Acc last = pre[pidx < N > (width * C + c)];
+  return last + (Acc) (k - width) * (last -
+      pre[pidx < N > ((width - 1) * C + c)]);
 }
 
 /* The boxes of one run of row y from the row prefix, and its output. */
@@ -172,7 +217,7 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
     const int hi = start + (a.rx + 1) * C, lo = start - a.rx * C;
 #pragma unroll
     for (int j = 0; j < N; j++)
-      o.set (j, div_round < Acc > (pre[pidx < N > (hi + j)] -
+      o.set (j, div_round (pre[pidx < N > (hi + j)] -
               pre[pidx < N > (lo + j)], a.count, a.inv_count));
   } else {
 #pragma unroll
@@ -182,14 +227,14 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
         break;
       const bool inside = cf_sat_inside (x, a.rx, a.width);
       CfSatWindow wx = { };
-      if (!inside)
+      if (!inside && a.border == CF_BORDER_MIRROR)
         wx = cf_sat_window (x, a.rx, a.width, a.border);
 #pragma unroll
       for (int c = 0; c < C; c++) {
         Acc s;
-        if (inside) {
-          s = pre[pidx < N > ((x + a.rx + 1) * C + c)] -
-              pre[pidx < N > ((x - a.rx) * C + c)];
+        if (inside || a.border == CF_BORDER_CLAMP) {
+          s = clamp_prefix < Acc, C, N > (pre, x + a.rx + 1, c, a.width) -
+              clamp_prefix < Acc, C, N > (pre, x - a.rx, c, a.width);
         } else {
           s = 0;
 #pragma unroll
@@ -197,7 +242,7 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
             if (wx.w[k] != 0)
               s += (Acc) wx.w[k] * pre[pidx < N > (wx.t[k] * C + c)];
         }
-        o.set (p * C + c, div_round < Acc > (s, a.count, a.inv_count));
+        o.set (p * C + c, div_round (s, a.count, a.inv_count));
       }
     }
   }
@@ -215,7 +260,7 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
 }
 
 template < typename T, typename Acc, int C, bool GP > __global__ void
-__launch_bounds__ (MAX_THREADS)
+__launch_bounds__ (BAND_MAX_THREADS, C <= 2 ? 2 : 1)
 box_bands (const BandArgs a)
 {
   constexpr int N = run_samples < C > ();
@@ -246,6 +291,12 @@ box_bands (const BandArgs a)
       for (int base = 0; base < n; base += round, buf ^= 1) {
         const int start = base + tid * N, valid = n - start;
         window_sums < T, N > (a, y, y0, start, valid, gwin, vw);
+        /* The next row's entering and leaving rows come to L1 while this
+         * row finishes. */
+        if (a.ry > 0 && y + 1 < y1 && valid > 0) {
+          prefetch_l1 < T > (a, entering_row (a, y + 1), start);
+          prefetch_l1 < T > (a, leaving_row (a, y + 1), start);
+        }
         Acc tot[C], incl[C];
 #pragma unroll
         for (int c = 0; c < C; c++)
@@ -269,11 +320,13 @@ box_bands (const BandArgs a)
               incl[c] - tot[c];
           carry[c] += __shfl_sync (0xffffffffu, wi, 31);
         }
+        /* pidx (start + C + j), with start a multiple of N. */
+        Acc *out = pre + pidx < N > (start);
 #pragma unroll
         for (int j = 0; j < N; j++) {
           run[j % C] += vw[j];
           if (j < valid)
-            pre[pidx < N > (start + C + j)] = run[j % C];
+            out[C + j + (C + j) / N] = run[j % C];
         }
       }
       __syncthreads ();
@@ -321,7 +374,7 @@ launch_channels (const BandArgs & a, int channels, int threads, int blocks,
 }
 
 template < typename T, typename Acc > cudaError_t
-allow_shared (int device, int bytes)
+setup (int device, int bytes, int (&regs)[4])
 {
   const void *kernels[] = {
     (const void *) box_bands < T, Acc, 1, false >,
@@ -329,14 +382,18 @@ allow_shared (int device, int bytes)
     (const void *) box_bands < T, Acc, 3, false >,
     (const void *) box_bands < T, Acc, 4, false >,
   };
-  for (const void *k : kernels) {
+  for (int c = 0; c < 4; c++) {
     cudaKernel_t kernel;
-    cudaError_t err = cudaGetKernel (&kernel, k);
+    cudaFuncAttributes attr;
+    cudaError_t err = cudaGetKernel (&kernel, kernels[c]);
     if (err == cudaSuccess)
       err = cudaKernelSetAttributeForDevice (kernel,
           cudaFuncAttributeMaxDynamicSharedMemorySize, bytes, device);
+    if (err == cudaSuccess)
+      err = cudaFuncGetAttributes (&attr, kernels[c]);
     if (err != cudaSuccess)
       return err;
+    regs[c] = attr.numRegs;
   }
   return cudaSuccess;
 }
@@ -361,15 +418,18 @@ launch_bands (const BandArgs & a, int depth, int channels, bool acc64,
 }
 
 cudaError_t
-allow_band_shared (int device, int bytes)
+setup_bands (int device, int bytes, BandRegisters * r)
 {
-  cudaError_t err = allow_shared < unsigned char, unsigned > (device, bytes);
+  cudaError_t err = setup < unsigned char, unsigned > (device, bytes,
+      r->regs[0][0]);
   if (err == cudaSuccess)
-    err = allow_shared < unsigned char, unsigned long long > (device, bytes);
+    err = setup < unsigned char, unsigned long long > (device, bytes,
+        r->regs[0][1]);
   if (err == cudaSuccess)
-    err = allow_shared < unsigned short, unsigned > (device, bytes);
+    err = setup < unsigned short, unsigned > (device, bytes, r->regs[1][0]);
   if (err == cudaSuccess)
-    err = allow_shared < unsigned short, unsigned long long > (device, bytes);
+    err = setup < unsigned short, unsigned long long > (device, bytes,
+        r->regs[1][1]);
   return err;
 }
 

@@ -1,14 +1,15 @@
 /* cudasatblur, first stage of a pass: every column's sum over each segment
- * of seg_rows rows (the input read once, in vectors), then per column the
- * exclusive scan of those sums. The band kernel starts each band's column
- * windows from these prefixes plus at most seg_rows / 2 rows of input. */
+ * of SEG_ROWS rows (the input read once, in vectors, all rows of a segment
+ * in flight at once), then per column the exclusive scan of those sums.
+ * The band kernel starts each band's column windows from these prefixes
+ * plus at most SEG_ROWS / 2 rows of input. */
 #include "satblur_kernels.cuh"
 
 namespace satblur {
 namespace {
 
 constexpr int SUM_THREADS = 128;
-/* Scan blocks: SCAN_COLS threads across, each on 4 columns, by SCAN_PARTS
+/* Scan blocks: SCAN_COLS threads across, a column each, by SCAN_PARTS
  * threads down, each on a contiguous part of the segments. */
 constexpr int SCAN_COLS = 32;
 constexpr int SCAN_PARTS = 32;
@@ -18,79 +19,75 @@ __launch_bounds__ (SUM_THREADS)
 segment_sums (const ColumnArgs a)
 {
   const int start = (blockIdx.x * blockDim.x + threadIdx.x) * N;
-  if (start >= a.n)
+  /* Columns past n, up to the pitch, sum to 0. */
+  if (start >= a.pitch)
     return;
   const int valid = a.n - start;
-  const int y0 = blockIdx.y * a.seg_rows, y1 = min (a.height, y0 + a.seg_rows);
+  const int y0 = blockIdx.y * SEG_ROWS, rows = min (a.height - y0, SEG_ROWS);
   unsigned s[N];
 #pragma unroll
   for (int j = 0; j < N; j++)
     s[j] = 0;
-#pragma unroll 4
-  for (int y = y0; y < y1; y++) {
-    const Run < T, N > r = load_run < T, N > (cf_row < T > (a.src,
-            a.src_stride, y) + start, valid, a.vec);
 #pragma unroll
-    for (int j = 0; j < N; j++)
-      s[j] += r.get (j);
+  for (int k = 0; k < SEG_ROWS; k++) {
+    if (k < rows) {
+      const Run < T, N > r = load_run < T, N > (cf_row < T > (a.src,
+              a.src_stride, y0 + k) + start, valid, a.vec);
+#pragma unroll
+      for (int j = 0; j < N; j++)
+        s[j] += r.get (j);
+    }
   }
-  /* The pitch holds whole runs, so the last one is stored whole too. */
   uint4 *out = (uint4 *) (a.seg + (size_t) blockIdx.y * a.pitch + start);
 #pragma unroll
   for (int j = 0; j < N; j += 4)
     out[j / 4] = make_uint4 (s[j], s[j + 1], s[j + 2], s[j + 3]);
 }
 
-__device__ __forceinline__ void
-add4 (uint4 & a, const uint4 b)
-{
-  a.x += b.x;
-  a.y += b.y;
-  a.z += b.z;
-  a.w += b.w;
-}
-
 __global__ void
 __launch_bounds__ (SCAN_COLS * SCAN_PARTS)
 segment_scan (const ColumnArgs a)
 {
-  __shared__ uint4 part_sums[SCAN_PARTS][SCAN_COLS];
+  __shared__ unsigned part_sums[SCAN_PARTS][SCAN_COLS];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int col4 = blockIdx.x * SCAN_COLS + tx, pitch4 = a.pitch / 4;
-  /* Whole runs, as the band kernel reads them. */
-  const bool active = col4 * 4 < a.run_n;
+  const int col = blockIdx.x * SCAN_COLS + tx;
+  const bool active = col < a.pitch;
   const int per = (a.segments + SCAN_PARTS - 1) / SCAN_PARTS;
   const int s0 = min (a.segments, ty * per), s1 = min (a.segments, s0 + per);
-  const uint4 *seg = (const uint4 *) a.seg + col4;
-  uint4 *prefix = (uint4 *) a.prefix + col4;
+  const unsigned *__restrict__ seg = a.seg + col;
+  unsigned *__restrict__ prefix = a.prefix + col;
 
-  uint4 sum = make_uint4 (0, 0, 0, 0);
-  if (active)
+  unsigned sum = 0;
+  if (active) {
+#pragma unroll 8
     for (int s = s0; s < s1; s++)
-      add4 (sum, seg[(size_t) s * pitch4]);
+      sum += seg[(size_t) s * a.pitch];
+  }
   part_sums[ty][tx] = sum;
   __syncthreads ();
   if (!active)
     return;
-  uint4 run = make_uint4 (0, 0, 0, 0);
+  unsigned run = 0;
   for (int k = 0; k < ty; k++)
-    add4 (run, part_sums[k][tx]);
+    run += part_sums[k][tx];
+#pragma unroll 8
   for (int s = s0; s < s1; s++) {
-    const uint4 v = seg[(size_t) s * pitch4];
-    prefix[(size_t) s * pitch4] = run;
-    add4 (run, v);
+    const unsigned v = seg[(size_t) s * a.pitch];
+    prefix[(size_t) s * a.pitch] = run;
+    run += v;
   }
   /* The last part ends with the whole column. */
   if (ty == SCAN_PARTS - 1)
-    prefix[(size_t) a.segments * pitch4] = run;
+    prefix[(size_t) a.segments * a.pitch] = run;
 }
 
-template < typename T, int N > CfStatus
+template < typename T > CfStatus
 launch (const ColumnArgs & a, cudaStream_t stream)
 {
-  dim3 grid ((a.n + SUM_THREADS * N - 1) / (SUM_THREADS * N), a.segments);
-  segment_sums < T, N > <<<grid, SUM_THREADS, 0, stream>>> (a);
-  dim3 scan_grid ((a.run_n + 4 * SCAN_COLS - 1) / (4 * SCAN_COLS));
+  dim3 grid ((a.pitch + SUM_THREADS * COLUMN_RUN - 1) / (SUM_THREADS * COLUMN_RUN),
+      a.segments);
+  segment_sums < T, COLUMN_RUN > <<<grid, SUM_THREADS, 0, stream>>> (a);
+  dim3 scan_grid ((a.pitch + SCAN_COLS - 1) / SCAN_COLS);
   segment_scan <<<scan_grid, dim3 (SCAN_COLS, SCAN_PARTS), 0, stream>>> (a);
   return cf_launch_status ();
 }
@@ -98,14 +95,11 @@ launch (const ColumnArgs & a, cudaStream_t stream)
 }                               /* namespace */
 
 CfStatus
-launch_columns (const ColumnArgs & a, int depth, int channels,
-    cudaStream_t stream)
+launch_columns (const ColumnArgs & a, int depth, cudaStream_t stream)
 {
   if (depth > 8)
-    return channels == 3 ? launch < unsigned short, 12 > (a, stream) :
-        launch < unsigned short, 16 > (a, stream);
-  return channels == 3 ? launch < unsigned char, 12 > (a, stream) :
-      launch < unsigned char, 16 > (a, stream);
+    return launch < unsigned short > (a, stream);
+  return launch < unsigned char > (a, stream);
 }
 
 }                               /* namespace satblur */

@@ -10,14 +10,18 @@
 
 namespace satblur {
 
-/* Samples per thread: 16, or 12 for 3 channels (whole pixels). */
+/* Samples per thread, whole pixels: 16 for 1 and 2 channels, 24 for 3, 32
+ * for 4, so that a 4K row takes at most 480 threads. */
 template < int C > __host__ __device__ constexpr int run_samples () {
-  return C == 3 ? 12 : 16;
+  return C == 3 ? 24 : (C == 4 ? 32 : 16);
 }
 
+/* Threads of a band block at most (its launch bounds). */
+constexpr int BAND_MAX_THREADS = 512;
+
 /* The plane is read and written in vectors of this many bytes when its
- * pointer and stride are multiples of it: 16 for runs of 16 or 32 bytes,
- * 8 for 24, 4 for 12. */
+ * pointer and stride are multiples of it: 16 for runs of 16, 32, 48 or 64
+ * bytes, 8 for 24. */
 __host__ __device__ constexpr int
 vector_bytes (int run_bytes)
 {
@@ -103,18 +107,21 @@ store_run (T * __restrict__ p, const Run < T, N > &r, int valid, bool vec)
   }
 }
 
-/* Column sums: per segment of seg_rows rows, each column's sum (seg), then
+/* Rows per segment of the column sums. */
+constexpr int SEG_ROWS = 16;
+
+/* Column sums: per segment of SEG_ROWS rows, each column's sum (seg), then
  * C(s) = the sum of the rows above segment s, for s = 0..segments (the
  * last is the whole column), all modulo 2^32. */
 struct ColumnArgs {
   const void *src;
   size_t src_stride;
   int n, height;                /* samples per row, rows */
-  int run_n;                    /* n rounded up to whole runs */
-  int seg_rows, segments;
+  int segments;
   unsigned *seg;                /* segments x pitch */
   unsigned *prefix;             /* (segments + 1) x pitch */
-  int pitch;                    /* elements, >= run_n, a multiple of 64 */
+  int pitch;                    /* elements, a multiple of 64 holding the
+                                 * band kernel's whole runs; all written */
   bool vec;
 };
 
@@ -125,7 +132,7 @@ struct BandArgs {
   void *dst;
   size_t dst_stride;
   const unsigned *col_prefix;   /* ColumnArgs.prefix; NULL when ry = 0 */
-  int col_pitch, seg_rows;
+  int col_pitch;
   void *gpre;                   /* row prefixes in global memory, or NULL */
   unsigned *gwin;               /* window sums in global memory when a row
                                  * takes several rounds of the block, or NULL */
@@ -139,18 +146,27 @@ struct BandArgs {
   bool vec_src, vec_dst;
 };
 
+/* Samples per thread of the column sums: their loads are vectors of
+ * vector_bytes (COLUMN_RUN x bytes per sample). */
+constexpr int COLUMN_RUN = 16;
+
 /* Launches the column sums and their scan. */
-CfStatus launch_columns (const ColumnArgs & a, int depth, int channels,
-    cudaStream_t stream);
+CfStatus launch_columns (const ColumnArgs & a, int depth, cudaStream_t stream);
 
 /* Launches the band kernel: threads per block, blocks, dynamic shared
  * memory (0 when the prefix is in gpre), 64-bit row prefixes or not. */
 CfStatus launch_bands (const BandArgs & a, int depth, int channels,
     bool acc64, int threads, int blocks, size_t smem, cudaStream_t stream);
 
-/* Lets every band kernel use up to `bytes` of dynamic shared memory on
- * `device`, in all its contexts: once per device, at setup. */
-cudaError_t allow_band_shared (int device, int bytes);
+/* Registers per thread of each band kernel: [16-bit][64-bit sums][C - 1]. */
+struct BandRegisters {
+  int regs[2][2][4];
+};
+
+/* Once per device, at setup: lets every band kernel use up to `bytes` of
+ * dynamic shared memory on `device`, in all its contexts, and reads their
+ * register counts. */
+cudaError_t setup_bands (int device, int bytes, BandRegisters * regs);
 
 }                               /* namespace satblur */
 
