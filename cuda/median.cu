@@ -1,6 +1,7 @@
 /* cf_median: checks the parameters, picks a kernel by window and runs the
  * iterations, ping-ponging through scratch memory so that the last one
- * lands in dst. The kernels are in median_registers.cu (small windows),
+ * lands in dst. The kernels are in median_registers.cu (3 x 3),
+ * median_registers_quad.cu (5 x 5 to 11 x 11),
  * median_histogram.cu (large windows) and median_separable.cu (smoother). */
 #include "median.h"
 #include "median_kernels.cuh"
@@ -57,7 +58,9 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
 {
   if (p->mode == CF_MEDIAN_EXACT) {
     if (use_registers (p, in->depth))
-      return cf_median_launch_registers (in, out, p->radius_x, p->border,
+      return p->radius_x == 1 ?
+          cf_median_launch_registers_3x3 (in, out, p->border, mask, stream) :
+          cf_median_launch_registers_quad (in, out, p->radius_x, p->border,
           mask, stream);
     return cf_median_launch_histogram (in, out, p->radius_x, p->radius_y,
         p->border, mask, stream);

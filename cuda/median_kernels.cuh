@@ -15,10 +15,16 @@ cf_median_border_sample (int j, int width, int ch, CfBorder border)
   return cf_border_index (x, width, border) * ch + (j - x * ch);
 }
 
-/* Exact, square windows of radius 1..CF_MEDIAN_REGISTERS_MAX_RADIUS:
- * forgetful selection in registers (median_registers.cu). */
-CfStatus cf_median_launch_registers (const CfPlane * src, const CfPlane * dst,
-    int radius, CfBorder border, unsigned mask, cudaStream_t stream);
+/* Exact 3 x 3: forgetful selection in registers, two rows sharing
+ * (median_registers.cu). */
+CfStatus cf_median_launch_registers_3x3 (const CfPlane * src,
+    const CfPlane * dst, CfBorder border, unsigned mask, cudaStream_t stream);
+
+/* Exact, square windows of radius 2..CF_MEDIAN_REGISTERS_MAX_RADIUS:
+ * forgetful selection shared by 2 x 2 outputs (median_registers_quad.cu). */
+CfStatus cf_median_launch_registers_quad (const CfPlane * src,
+    const CfPlane * dst, int radius, CfBorder border, unsigned mask,
+    cudaStream_t stream);
 
 /* Exact, any window: sliding histograms (median_histogram.cu). */
 CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,

@@ -1,7 +1,7 @@
-/* Exact medians of square windows up to 11 x 11 in registers, by forgetful
- * selection (seed 001, after McGuire): of n values, keep n / 2 + 2 in
- * registers, drop the minimum and the maximum (neither can be the median),
- * take the next value, until all are in and the median is the middle of 3.
+/* Exact 3 x 3 medians in registers, by forgetful selection
+ * (median_forgetful.cuh). Larger windows share more per thread in
+ * median_registers_quad.cu; 3 x 3 cannot: a 2 x 2 group's common 2 x 2
+ * square holds fewer than the 6 values selection starts from.
  *
  * Every thread computes 4 outputs: two adjacent samples, packed in the two
  * 16-bit halves of each register so that one min/max instruction (VIMNMX
@@ -12,6 +12,7 @@
  * The block stages its tile of packed sample pairs (with the border applied)
  * in shared memory once; every window then reads aligned 32-bit words. */
 #include "median_kernels.cuh"
+#include "median_forgetful.cuh"
 
 namespace {
 
@@ -19,43 +20,6 @@ constexpr int BLOCK_X = 32;
 constexpr int BLOCK_Y = 8;
 constexpr int OUT_SAMPLES = 2 * BLOCK_X;        /* per block and row */
 constexpr int OUT_ROWS = 2 * BLOCK_Y;
-
-__device__ __forceinline__ void
-sort2 (unsigned &a, unsigned &b)
-{
-  unsigned lo = __vminu2 (a, b);
-  b = __vmaxu2 (a, b);
-  a = lo;
-}
-
-/* Moves the minimum of v[0..S) to v[0] and the maximum to v[S - 1]: sort
- * pairs, then the minimum is among the pair minima (even indices, and the
- * unpaired last one) and the maximum among the pair maxima and that last. */
-template < int S > __device__ __forceinline__ void
-min_max (unsigned *v)
-{
-#pragma unroll
-  for (int i = 0; i + 1 < S; i += 2)
-    sort2 (v[i], v[i + 1]);
-#pragma unroll
-  for (int i = 2; i < S; i += 2)
-    sort2 (v[0], v[i]);
-#pragma unroll
-  for (int i = 1; i < S - 1; i += 2)
-    sort2 (v[i], v[S - 1]);
-}
-
-/* COUNT forgetful steps on the S live values v[0..S): each drops the
- * extremes and takes load (first + step) in place of the minimum. */
-template < int S, int COUNT, typename Load > __device__ __forceinline__ void
-forget (unsigned *v, const Load & load, int first)
-{
-  if constexpr (COUNT > 0) {
-    min_max < S > (v);
-    v[0] = load (first);
-    forget < S - 1, COUNT - 1 > (v, load, first + 1);
-  }
-}
 
 template < typename T, int RADIUS > __global__ void
 __launch_bounds__ (BLOCK_X * BLOCK_Y)
@@ -115,14 +79,14 @@ median_registers (const void *__restrict__ src, size_t src_stride,
 #pragma unroll
   for (int i = 0; i < KEEP; i++)
     a[i] = common (i);
-  forget < KEEP, SHARED - KEEP > (a, common, KEEP);
+  cf_median_forget < KEEP, SHARED - KEEP > (a, common, KEEP);
 #pragma unroll
   for (int i = 0; i < FORK; i++)
     b[i] = a[i];
-  forget < FORK, K > (a, top, 0);
-  forget < FORK, K > (b, bottom, 0);
-  min_max < 3 > (a);
-  min_max < 3 > (b);
+  cf_median_forget < FORK, K > (a, top, 0);
+  cf_median_forget < FORK, K > (b, bottom, 0);
+  cf_median_min_max < 3 > (a);
+  cf_median_min_max < 3 > (b);
 
   const int s = blockIdx.x * OUT_SAMPLES + 2 * threadIdx.x;
   const int y = blockIdx.y * OUT_ROWS + 2 * threadIdx.y;
@@ -163,32 +127,13 @@ launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
   return cf_launch_status ();
 }
 
-template < typename T > CfStatus
-launch_depth (const CfPlane * src, const CfPlane * dst, int radius,
-    CfBorder border, unsigned mask, cudaStream_t stream)
-{
-  switch (radius) {
-    case 1:
-      return launch < T, 1 > (src, dst, border, mask, stream);
-    case 2:
-      return launch < T, 2 > (src, dst, border, mask, stream);
-    case 3:
-      return launch < T, 3 > (src, dst, border, mask, stream);
-    case 4:
-      return launch < T, 4 > (src, dst, border, mask, stream);
-    case 5:
-      return launch < T, 5 > (src, dst, border, mask, stream);
-  }
-  return CF_ERROR_INVALID;
-}
-
 }                               /* namespace */
 
 CfStatus
-cf_median_launch_registers (const CfPlane * src, const CfPlane * dst,
-    int radius, CfBorder border, unsigned mask, cudaStream_t stream)
+cf_median_launch_registers_3x3 (const CfPlane * src, const CfPlane * dst,
+    CfBorder border, unsigned mask, cudaStream_t stream)
 {
   return src->depth > 8 ?
-      launch_depth < unsigned short > (src, dst, radius, border, mask, stream) :
-      launch_depth < unsigned char > (src, dst, radius, border, mask, stream);
+      launch < unsigned short, 1 > (src, dst, border, mask, stream) :
+      launch < unsigned char, 1 > (src, dst, border, mask, stream);
 }
