@@ -1,7 +1,9 @@
 /* Bilateral filter kernels. The exact filter runs one tiled kernel over
  * any window shape (the ellipse, or a 1-D window where one radius is 0);
  * the separable approximation runs a second kernel that does the
- * horizontal then the vertical 1-D pass in one go, through shared memory.
+ * horizontal then the vertical 1-D pass in one go, through shared memory,
+ * or, where that kernel's tiles do not fit the device's shared memory, two
+ * launches of the first with 1-D windows through a scratch plane.
  *
  * A block loads its tile plus halo into shared memory once (32-bit loads
  * where pixels pack into words), with only the filtered channels packed
@@ -14,10 +16,19 @@
  * banks; docs/cudabilateral.md), and for 16 bits it would quantise. Sums
  * are taken relative to the centre value, so the output is centre +
  * sum (w d) / sum (w), one division per filtered channel; the centre itself
- * weighs exactly 1 and is not in the list. */
+ * weighs exactly 1 and is not in the list.
+ *
+ * Each kernel comes with two tile heights (outputs per thread); the host
+ * picks the tallest whose shared memory fits the device's per-block limit,
+ * and where the exact window's tap list does not fit beside even the lower
+ * tile, the block walks the list in chunks. */
 #include "bilateral.h"
+#include "bilateral_tuning.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
+
+#include <atomic>
+#include <climits>
 
 namespace {
 
@@ -25,11 +36,12 @@ constexpr int BLOCK_X = 32;
 constexpr int BLOCK_Y = 8;
 constexpr int THREADS = BLOCK_X * BLOCK_Y;
 constexpr int TILE_W = BLOCK_X;
-/* Output rows per thread, BLOCK_Y apart: more for one filtered channel
- * (few registers each), which amortises each tap's list entry and the
- * halo over more outputs. */
+/* Output rows per thread, BLOCK_Y apart, of the taller tile: more for one
+ * filtered channel (few registers each), which amortises each tap's list
+ * entry and the halo over more outputs. The lower tile has half as many,
+ * for devices with less shared memory per block. */
 template < int F > __host__ __device__ constexpr int
-pix_y ()
+pix_max ()
 {
   return F == 1 ? 8 : 4;
 }
@@ -53,6 +65,7 @@ struct Args {
   int half_w[MAX_ROWS];         /* per row dy + ry: the largest |dx| */
   int row_start[MAX_ROWS];      /* per row: the index of its first tap */
   int ntaps;                    /* all but the centre */
+  int tap_room;                 /* taps the block's list holds at once */
   float lx[CF_BILATERAL_MAX_RADIUS + 1];
   float ly[CF_BILATERAL_MAX_RADIUS + 1];
   float nk;
@@ -343,8 +356,8 @@ template < typename T, int F, bool JOINT, int PITCH, int K > struct Column {
   typedef typename P::S S;
   float cen[K][F], acc[K][F], wsum[K][JOINT ? 1 : F];
 
-  __device__ __forceinline__ void filter (const S * centre,
-      const float2 * taps, int ntaps, const Args & a)
+  /* The centres' values; the centres weigh 1. */
+  __device__ __forceinline__ void start (const S * centre)
   {
 #pragma unroll
     for (int k = 0; k < K; k++) {
@@ -352,9 +365,15 @@ template < typename T, int F, bool JOINT, int PITCH, int K > struct Column {
       for (int j = 0; j < F; j++) {
         cen[k][j] = P::get (centre[k * BLOCK_Y * PITCH], j);
         acc[k][j] = 0.0f;
-        wsum[k][JOINT ? 0 : j] = 1.0f;  /* the centre */
+        wsum[k][JOINT ? 0 : j] = 1.0f;
       }
     }
+  }
+
+  /* Adds ntaps taps of the list. */
+  __device__ __forceinline__ void add (const S * centre,
+      const float2 * taps, int ntaps, const Args & a)
+  {
 #pragma unroll 2
     for (int t = 0; t < ntaps; t++) {
       const float2 tap = taps[t];
@@ -386,6 +405,13 @@ template < typename T, int F, bool JOINT, int PITCH, int K > struct Column {
         }
       }
     }
+  }
+
+  __device__ __forceinline__ void filter (const S * centre,
+      const float2 * taps, int ntaps, const Args & a)
+  {
+    start (centre);
+    add (centre, taps, ntaps, a);
   }
 
   /* Filtered sample j of pixel k, rounded to the sample type. */
@@ -430,68 +456,89 @@ template < typename T, int F, bool JOINT, int PITCH, int K > struct Column {
   }
 };
 
-/* The exact filter over the window of Args. */
-template < typename T, int F, bool JOINT, int PITCH > __global__ void
+/* Lists the taps [t0, t0 + tap_room) of the window but its centre (byte
+ * offset in a tile of pitch PITCH, log2 ws), a window row per warp. */
+template < typename S, int PITCH > __device__ __forceinline__ void
+list_taps (float2 * taps, int t0, const Args & a)
+{
+  for (int dy = threadIdx.y - a.ry; dy <= a.ry; dy += BLOCK_Y) {
+    const int hw = a.half_w[dy + a.ry];
+    const int first = a.row_start[dy + a.ry] - t0;
+    const int n = min (2 * hw + (dy != 0), a.tap_room - first);
+    const int lane = threadIdx.x;
+    for (int i = max (lane, lane - first / BLOCK_X * BLOCK_X); i < n;
+        i += BLOCK_X) {
+      if (first + i < 0)
+        continue;
+      const int dx = i - hw + (dy == 0 && i >= hw);
+      taps[first + i] =
+          make_float2 (__int_as_float ((dy * PITCH + dx) * (int) sizeof (S)),
+          a.lx[abs (dx)] + a.ly[abs (dy)]);
+    }
+  }
+}
+
+/* The exact filter over the window of Args, PIX outputs per thread. */
+template < typename T, int F, bool JOINT, int PITCH, int PIX > __global__ void
 __launch_bounds__ (THREADS)
 bilateral_tile (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     const Args a)
 {
   typedef typename Pixel < T, F >::S S;
-  constexpr int PIX = pix_y < F > ();
   constexpr int TILE_H = BLOCK_Y * PIX;
   extern __shared__ float2 smem[];
   float2 *taps = smem;
-  S *tile = (S *) (smem + taps_slots (a.ntaps));
+  S *tile = (S *) (smem + taps_slots (a.tap_room));
   const int x0 = blockIdx.x * TILE_W;
   const int y0 = blockIdx.y * TILE_H;
   const TileShape ts (a, x0, TILE_H);
 
-  /* The window but its centre, a row per warp. */
-  for (int dy = threadIdx.y - a.ry; dy <= a.ry; dy += BLOCK_Y) {
-    const int hw = a.half_w[dy + a.ry];
-    for (int i = threadIdx.x; i < 2 * hw + (dy != 0); i += BLOCK_X) {
-      const int dx = i - hw + (dy == 0 && i >= hw);
-      taps[a.row_start[dy + a.ry] + i] =
-          make_float2 (__int_as_float ((dy * PITCH + dx) * (int) sizeof (S)),
-          a.lx[abs (dx)] + a.ly[abs (dy)]);
-    }
-  }
-
+  list_taps < S, PITCH > (taps, 0, a);
   const S first = first_pixel < T, F > (src, src_stride, width, height, x0,
       y0, a);
   const bool same = load_tile < T, F, PITCH > (src, src_stride, width, height,
       y0, ts, a, tile, first);
-  const int ntaps = __syncthreads_and (same) ? 0 : a.ntaps;
+  const bool flat = __syncthreads_and (same);
 
   Column < T, F, JOINT, PITCH, PIX > col;
-  col.filter (tile + (threadIdx.y + a.ry) * PITCH + threadIdx.x + ts.ox,
-      taps, ntaps, a);
+  const S *centre = tile + (threadIdx.y + a.ry) * PITCH + threadIdx.x + ts.ox;
+  col.start (centre);
+  if (!flat) {
+    /* The whole list, or where it does not fit, chunk by chunk. */
+    for (int t0 = 0;; t0 += a.tap_room) {
+      col.add (centre, taps, min (a.tap_room, a.ntaps - t0), a);
+      if (t0 + a.tap_room >= a.ntaps)
+        break;
+      __syncthreads ();
+      list_taps < S, PITCH > (taps, t0 + a.tap_room, a);
+      __syncthreads ();
+    }
+  }
   if (x0 + threadIdx.x < width)
     col.store (src, src_stride, dst, dst_stride, x0 + threadIdx.x,
         y0 + threadIdx.y, height, a);
 }
 
-/* The separable filter in one kernel: the horizontal 1-D pass over the
- * tile and its vertical halo, rounded to the sample type into a second
- * tile (`mid`, as the reference's intermediate plane), then the vertical
- * 1-D pass over that. The frame is read and written once; the halo rows'
- * horizontal pass is done by both blocks that need it. */
-template < typename T, int F, bool JOINT > __global__ void
+/* The separable filter in one kernel, PIX outputs per thread: the
+ * horizontal 1-D pass over the tile and its vertical halo, rounded to the
+ * sample type into a second tile (`mid`, as the reference's intermediate
+ * plane), then the vertical 1-D pass over that. The frame is read and
+ * written once; the halo rows' horizontal pass is done by both blocks that
+ * need it. */
+template < typename T, int F, bool JOINT, int PIX > __global__ void
 __launch_bounds__ (THREADS)
 bilateral_separable (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     const Args a)
 {
   typedef typename Pixel < T, F >::S S;
-  constexpr int PIX = pix_y < F > ();
   constexpr int TILE_H = BLOCK_Y * PIX;
   extern __shared__ float2 smem[];
   float2 *taps_h = smem;
   float2 *taps_v = taps_h + taps_slots (2 * a.rx);
   S *tile = (S *) (taps_v + taps_slots (2 * a.ry));
-  const int rows = TILE_H + 2 * a.ry;
-  S *mid = tile + WIDE_PITCH * rows;
+  S *mid = tile + WIDE_PITCH * (TILE_H + 2 * a.ry);
   const int x0 = blockIdx.x * TILE_W;
   const int y0 = blockIdx.y * TILE_H;
   const TileShape ts (a, x0, TILE_H);
@@ -514,15 +561,16 @@ bilateral_separable (const void *__restrict__ src, size_t src_stride,
   const bool same = load_tile < T, F, WIDE_PITCH > (src, src_stride, width,
       height, y0, ts, a, tile, first);
   const bool flat = __syncthreads_and (same);
+  const int ntaps_h = flat ? 0 : 2 * a.rx;
 
-  /* Rows ry .. ry + TILE_H - 1, PIX per thread, then the 2 ry halo rows
-   * one at a time. */
   const S *tile_col = tile + threadIdx.x + ts.ox;
   S *mid_col = mid + threadIdx.x;
+  /* Rows ry .. ry + TILE_H - 1, PIX per thread, then the 2 ry halo rows
+   * one at a time. */
   {
     Column < T, F, JOINT, WIDE_PITCH, PIX > h;
     const int r = a.ry + threadIdx.y;
-    h.filter (tile_col + r * WIDE_PITCH, taps_h, flat ? 0 : 2 * a.rx, a);
+    h.filter (tile_col + r * WIDE_PITCH, taps_h, ntaps_h, a);
 #pragma unroll
     for (int k = 0; k < PIX; k++)
       mid_col[(r + k * BLOCK_Y) * NARROW_PITCH] = h.packed (k, a);
@@ -530,7 +578,7 @@ bilateral_separable (const void *__restrict__ src, size_t src_stride,
   for (int m = threadIdx.y; m < 2 * a.ry; m += BLOCK_Y) {
     Column < T, F, JOINT, WIDE_PITCH, 1 > h;
     const int r = m < a.ry ? m : m + TILE_H;
-    h.filter (tile_col + r * WIDE_PITCH, taps_h, flat ? 0 : 2 * a.rx, a);
+    h.filter (tile_col + r * WIDE_PITCH, taps_h, ntaps_h, a);
     mid_col[r * NARROW_PITCH] = h.packed (0, a);
   }
   __syncthreads ();
@@ -543,82 +591,149 @@ bilateral_separable (const void *__restrict__ src, size_t src_stride,
         y0 + threadIdx.y, height, a);
 }
 
-/* Dynamic shared memory beyond the default 48 KB must be allowed first. */
-template < typename K > CfStatus
-allow_smem (K kernel, size_t smem)
+CfBilateralTuning tuning;
+
+/* The dynamic shared memory a block may have on the current device: its
+ * opt-in limit, read once per device (under the tuning cap). */
+CfStatus
+shared_limit (int *device, size_t * limit)
 {
-  if (smem <= 48 * 1024)
-    return CF_OK;
-  return cf_status_from_cuda (cudaFuncSetAttribute (kernel,
-          cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+  static std::atomic < int > optin[CF_MAX_DEVICES];
+  int dev, bytes = 0;
+  cudaError_t err = cudaGetDevice (&dev);
+  if (err != cudaSuccess)
+    return cf_status_from_cuda (err);
+  if (dev < CF_MAX_DEVICES)
+    bytes = optin[dev].load (std::memory_order_relaxed);
+  if (bytes == 0) {
+    err = cudaDeviceGetAttribute (&bytes,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    if (err != cudaSuccess)
+      return cf_status_from_cuda (err);
+    if (dev < CF_MAX_DEVICES)
+      optin[dev].store (bytes, std::memory_order_relaxed);
+  }
+  *device = dev;
+  *limit = tuning.shared_limit > 0 && tuning.shared_limit < (size_t) bytes ?
+      tuning.shared_limit : (size_t) bytes;
+  return CF_OK;
 }
 
-template < typename T, int F, bool JOINT, int PITCH > CfStatus
-launch_tile (const CfPlane * src, const CfPlane * dst, const Args & a,
-    dim3 grid, cudaStream_t stream)
+typedef void (*KernelFn) (const void *, size_t, void *, size_t, int, int,
+    const Args);
+
+/* More than 48 KB of dynamic shared memory must be opted in per kernel:
+ * done once per device, for all of its contexts (GStreamer may make
+ * several on one device), to the device's limit. */
+template < KernelFn KERNEL > CfStatus
+allow_smem (int dev, size_t smem)
 {
-  typedef typename Pixel < T, F >::S S;
-  constexpr int TILE_H = BLOCK_Y * pix_y < F > ();
-  size_t smem = sizeof (float2) * taps_slots (a.ntaps) +
-      sizeof (S) * PITCH * (TILE_H + 2 * a.ry);
-  CfStatus st = allow_smem (bilateral_tile < T, F, JOINT, PITCH >, smem);
+  static std::atomic < bool > allowed[CF_MAX_DEVICES];
+  if (smem <= 48 * 1024
+      || (dev < CF_MAX_DEVICES && allowed[dev].load (std::memory_order_acquire)))
+    return CF_OK;
+  cudaError_t err = cf_allow_dynamic_smem ((const void *) KERNEL, dev,
+      (size_t) INT_MAX);
+  if (err != cudaSuccess)
+    return cf_status_from_cuda (err);
+  if (dev < CF_MAX_DEVICES)
+    allowed[dev].store (true, std::memory_order_release);
+  return CF_OK;
+}
+
+/* Where a call runs: the stream, the device and its shared-memory limit. */
+struct Target {
+  cudaStream_t stream;
+  int device;
+  size_t limit;
+};
+
+template < KernelFn KERNEL > CfStatus
+run (const CfPlane * src, const CfPlane * dst, const Args & a, int tile_h,
+    size_t smem, const Target & t)
+{
+  CfStatus st = allow_smem < KERNEL > (t.device, smem);
   if (st != CF_OK)
     return st;
-  bilateral_tile < T, F, JOINT, PITCH >
-      <<<grid, dim3 (BLOCK_X, BLOCK_Y), smem, stream>>> (src->data,
+  dim3 grid ((src->width + TILE_W - 1) / TILE_W,
+      (src->height + tile_h - 1) / tile_h);
+  KERNEL <<<grid, dim3 (BLOCK_X, BLOCK_Y), smem, t.stream>>> (src->data,
       src->stride, dst->data, dst->stride, src->width, src->height, a);
   return cf_launch_status ();
+}
+
+/* The exact filter: the taller tile with the whole tap list where they fit
+ * the device, else the lower tile, with the list in chunks if need be. */
+template < typename T, int F, bool JOINT, int PITCH > CfStatus
+launch_tile (const CfPlane * src, const CfPlane * dst, Args a,
+    const Target & t)
+{
+  typedef typename Pixel < T, F >::S S;
+  constexpr int HI = pix_max < F > (), LO = HI / 2;
+  const size_t list = sizeof (float2) * taps_slots (a.ntaps);
+  const size_t tile_hi = sizeof (S) * PITCH * (BLOCK_Y * HI + 2 * a.ry);
+  const size_t tile_lo = sizeof (S) * PITCH * (BLOCK_Y * LO + 2 * a.ry);
+
+  a.tap_room = a.ntaps;
+  if (tile_hi + list <= t.limit)
+    return run < bilateral_tile < T, F, JOINT, PITCH, HI > > (src, dst, a,
+        BLOCK_Y * HI, tile_hi + list, t);
+  if (tile_lo + list > t.limit) {
+    a.tap_room = tile_lo < t.limit ?
+        (int) ((t.limit - tile_lo) / sizeof (float2)) & ~1 : 0;
+    if (a.tap_room < 2)
+      return CF_ERROR_INVALID;  /* less than any GPU of sm_75 up has */
+  }
+  return run < bilateral_tile < T, F, JOINT, PITCH, LO > > (src, dst, a,
+      BLOCK_Y * LO, tile_lo + sizeof (float2) * taps_slots (a.tap_room), t);
 }
 
 template < typename T, int F, bool JOINT > CfStatus
-launch (const CfPlane * src, const CfPlane * dst, const Args & a,
-    bool separable, cudaStream_t stream)
+launch_exact (const CfPlane * src, const CfPlane * dst, const Args & a,
+    const Target & t)
 {
-  typedef typename Pixel < T, F >::S S;
-  constexpr int TILE_H = BLOCK_Y * pix_y < F > ();
-  dim3 grid ((src->width + TILE_W - 1) / TILE_W,
-      (src->height + TILE_H - 1) / TILE_H);
-  if (!separable)
-    return a.rx == 0 ?
-        launch_tile < T, F, JOINT, NARROW_PITCH > (src, dst, a, grid, stream) :
-        launch_tile < T, F, JOINT, WIDE_PITCH > (src, dst, a, grid, stream);
-
-  size_t smem = sizeof (float2) * (taps_slots (2 * a.rx) +
-      taps_slots (2 * a.ry)) +
-      sizeof (S) * (WIDE_PITCH + NARROW_PITCH) * (TILE_H + 2 * a.ry);
-  CfStatus st = allow_smem (bilateral_separable < T, F, JOINT >, smem);
-  if (st != CF_OK)
-    return st;
-  bilateral_separable < T, F, JOINT >
-      <<<grid, dim3 (BLOCK_X, BLOCK_Y), smem, stream>>> (src->data,
-      src->stride, dst->data, dst->stride, src->width, src->height, a);
-  return cf_launch_status ();
+  return a.rx == 0 ?
+      launch_tile < T, F, JOINT, NARROW_PITCH > (src, dst, a, t) :
+      launch_tile < T, F, JOINT, WIDE_PITCH > (src, dst, a, t);
 }
 
-template < typename T > CfStatus
-launch_depth (const CfPlane * src, const CfPlane * dst, const Args & a,
-    int filtered, bool joint, bool separable, cudaStream_t stream)
+/* The separable kernel's shared memory with pix outputs per thread. */
+template < typename T, int F > size_t
+separable_smem (const Args & a, int pix)
 {
-  /* One filtered channel: joint and per-channel are the same filter. */
-  switch (filtered) {
-    case 1:
-      return launch < T, 1, false > (src, dst, a, separable, stream);
-    case 2:
-      return joint ? launch < T, 2, true > (src, dst, a, separable, stream) :
-          launch < T, 2, false > (src, dst, a, separable, stream);
-    case 3:
-      return joint ? launch < T, 3, true > (src, dst, a, separable, stream) :
-          launch < T, 3, false > (src, dst, a, separable, stream);
-    default:
-      return joint ? launch < T, 4, true > (src, dst, a, separable, stream) :
-          launch < T, 4, false > (src, dst, a, separable, stream);
-  }
+  return sizeof (float2) * (taps_slots (2 * a.rx) + taps_slots (2 * a.ry)) +
+      sizeof (typename Pixel < T, F >::S) * (WIDE_PITCH + NARROW_PITCH) *
+      (BLOCK_Y * pix + 2 * a.ry);
 }
+
+/* The fused separable kernel with the taller tile where it fits, else the
+ * lower one (the caller checked that one fits). */
+template < typename T, int F, bool JOINT > CfStatus
+launch_separable (const CfPlane * src, const CfPlane * dst, const Args & a,
+    const Target & t)
+{
+  constexpr int HI = pix_max < F > (), LO = HI / 2;
+  const size_t hi = separable_smem < T, F > (a, HI);
+  if (hi <= t.limit)
+    return run < bilateral_separable < T, F, JOINT, HI > > (src, dst, a,
+        BLOCK_Y * HI, hi, t);
+  return run < bilateral_separable < T, F, JOINT, LO > > (src, dst, a,
+      BLOCK_Y * LO, separable_smem < T, F > (a, LO), t);
+}
+
+/* One call: planes, parameters, weights, scratch and target. */
+struct Call {
+  const CfPlane *src, *dst;
+  const CfBilateralParams *p;
+  const CfBilateralWeights *w;
+  CfScratch *scratch;
+  Target t;
+};
 
 /* The kernel arguments for the window of radii (rx, ry). */
 void
 make_args (const CfPlane * src, const CfBilateralParams * p,
-    const CfBilateralWeights * w, int rx, int ry, Args * a, int *filtered)
+    const CfBilateralWeights * w, int rx, int ry, Args * a)
 {
   *a = Args ();
   a->rx = rx;
@@ -647,31 +762,67 @@ make_args (const CfPlane * src, const CfBilateralParams * p,
   a->mask = p->channel_mask & CF_ALL_CHANNELS (src->channels);
   a->copy_others = a->mask != CF_ALL_CHANNELS (src->channels);
   a->border = p->border;
-  *filtered = 0;
+  int filtered = 0;
   for (int c = 0; c < src->channels; c++)
     if ((a->mask >> c) & 1u) {
-      a->chan_shift[*filtered] = 8 * c * cf_plane_bytes_per_sample (src);
-      a->chan[(*filtered)++] = c;
+      a->chan_shift[filtered] = 8 * c * cf_plane_bytes_per_sample (src);
+      a->chan[filtered++] = c;
     }
 }
 
-/* The exact filter over the window of radii (rx, ry), or the separable
- * one. */
-CfStatus
-filter (const CfPlane * src, const CfPlane * dst,
-    const CfBilateralParams * p, const CfBilateralWeights * w, int rx,
-    int ry, bool separable, cudaStream_t stream)
+/* The exact filter; or the separable one, in one kernel where its tiles
+ * fit the device, else in two passes of the exact kernel with 1-D windows
+ * through scratch. */
+template < typename T, int F, bool JOINT > CfStatus
+filter (const Call & c, bool separable)
 {
+  const CfBilateralParams *p = c.p;
   Args a;
-  int filtered;
 
-  make_args (src, p, w, rx, ry, &a, &filtered);
-  bool joint = p->distance == CF_BILATERAL_JOINT;
-  return src->depth > 8 ?
-      launch_depth < unsigned short > (src, dst, a, filtered, joint,
-      separable, stream) :
-      launch_depth < unsigned char > (src, dst, a, filtered, joint,
-      separable, stream);
+  make_args (c.src, p, c.w, p->radius_x, p->radius_y, &a);
+  if (!separable)
+    return launch_exact < T, F, JOINT > (c.src, c.dst, a, c.t);
+  if (!tuning.two_pass_separable
+      && separable_smem < T, F > (a, pix_max < F > () / 2) <= c.t.limit)
+    return launch_separable < T, F, JOINT > (c.src, c.dst, a, c.t);
+
+  /* Rows into scratch (a plane like src, rounded to its sample type as
+   * the fused kernel's intermediate is), then the columns of scratch. */
+  if (!c.scratch)
+    return CF_ERROR_INVALID;
+  CfPlane tmp = *c.src;
+  tmp.stride = ((size_t) c.src->width * c.src->channels *
+      cf_plane_bytes_per_sample (c.src) + 255) & ~(size_t) 255;
+  CfStatus st = cf_scratch_reserve (c.scratch, tmp.stride * c.src->height);
+  if (st != CF_OK)
+    return st;
+  tmp.data = c.scratch->data;
+  make_args (c.src, p, c.w, p->radius_x, 0, &a);
+  st = launch_exact < T, F, JOINT > (c.src, &tmp, a, c.t);
+  if (st != CF_OK)
+    return st;
+  make_args (&tmp, p, c.w, 0, p->radius_y, &a);
+  return launch_exact < T, F, JOINT > (&tmp, c.dst, a, c.t);
+}
+
+template < typename T > CfStatus
+filter_depth (const Call & c, int filtered, bool separable)
+{
+  /* One filtered channel: joint and per-channel are the same filter. */
+  const bool joint = c.p->distance == CF_BILATERAL_JOINT;
+  switch (filtered) {
+    case 1:
+      return filter < T, 1, false > (c, separable);
+    case 2:
+      return joint ? filter < T, 2, true > (c, separable) :
+          filter < T, 2, false > (c, separable);
+    case 3:
+      return joint ? filter < T, 3, true > (c, separable) :
+          filter < T, 3, false > (c, separable);
+    default:
+      return joint ? filter < T, 4, true > (c, separable) :
+          filter < T, 4, false > (c, separable);
+  }
 }
 
 }                               /* namespace */
@@ -703,6 +854,19 @@ cf_bilateral (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   /* A 1-D window is the same filter either way. */
   bool separable = p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
       && p->radius_y > 0;
-  return filter (src, dst, p, &w, p->radius_x, p->radius_y, separable,
-      stream);
+  Call c = { src, dst, p, &w, exec->scratch, {stream, 0, 0} };
+  st = shared_limit (&c.t.device, &c.t.limit);
+  if (st != CF_OK)
+    return st;
+  int filtered = __builtin_popcount (p->channel_mask &
+      CF_ALL_CHANNELS (src->channels));
+  return src->depth > 8 ?
+      filter_depth < unsigned short > (c, filtered, separable) :
+      filter_depth < unsigned char > (c, filtered, separable);
+}
+
+extern "C" void
+cf_bilateral_set_tuning (const CfBilateralTuning * t)
+{
+  tuning = *t;
 }

@@ -4,10 +4,15 @@
  * an ultrasound-like frame (a random sector on black, whose flat tiles skip
  * their taps). Prints markdown.
  *
+ * Separable mode is also timed as two launches of the exact kernel with
+ * 1-D windows (what devices with too little shared memory for the one
+ * kernel run), to see where each wins.
+ *
  * bench_bilateral CASE RADIUS runs one case (its row number in the table,
  * from 0) at one radius, for ncu. */
 #include "cf_bench_util.h"
 #include "bilateral.h"
+#include "bilateral_tuning.h"
 #include "cf_runtime.h"
 
 #include <stdio.h>
@@ -110,7 +115,15 @@ typedef struct {
   CfBilateralMode mode;
   CfBilateralDistance distance;
   int sector;                   /* the ultrasound-like frames */
+  int two_pass;                 /* separable as two exact 1-D launches */
 } Case;
+
+static void
+set_two_pass (int two_pass)
+{
+  CfBilateralTuning t = { 0, two_pass };
+  cf_bilateral_set_tuning (&t);
+}
 
 /* One case at one radius: frames, a warm-up, the median. */
 static int
@@ -125,6 +138,7 @@ profile_one (const Case * c, int radius)
     blacken_outside_sector (&frames);
   run.frames = &frames;
   set_radius (&run, radius, c->mode, c->distance, c->mask);
+  set_two_pass (c->two_pass);
   printf ("%s r=%d: %.3f ms\n", c->name, radius,
       cf_bench_median_ms (ours, &run, REPS));
   cf_scratch_release (&run.scratch);
@@ -147,6 +161,10 @@ main (int argc, char **argv)
         CF_BILATERAL_PER_CHANNEL},
     {"exact GRAY8, sector on black", 1, 1, CF_BILATERAL_EXACT,
         CF_BILATERAL_JOINT, 1},
+    {"separable GRAY8, two passes", 1, 1, CF_BILATERAL_SEPARABLE,
+        CF_BILATERAL_JOINT, 0, 1},
+    {"separable RGBA joint, two passes", 4, 7, CF_BILATERAL_SEPARABLE,
+        CF_BILATERAL_JOINT, 0, 1},
   };
   enum { N_CASES = sizeof cases / sizeof cases[0] };
   double ms[N_CASES][N_RADII], npp_ms[N_RADII], floor_gray, floor_rgba;
@@ -182,8 +200,10 @@ main (int argc, char **argv)
           &gray : &rgba;
       set_radius (&run, radii[k], cases[c].mode, cases[c].distance,
           cases[c].mask);
+      set_two_pass (cases[c].two_pass);
       ms[c][k] = cf_bench_median_ms (ours, &run, REPS);
     }
+  set_two_pass (0);
   for (int k = 0; k < N_RADII; k++) {
     npp_ms[k] = 0.0;
     if (!run.npp)

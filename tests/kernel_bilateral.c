@@ -10,10 +10,15 @@
  * its gain, so nearly every sample is within 1 LSB and none is far off.
  * Then separable against exact, by PSNR, on a noisy test pattern.
  *
+ * The variants that GPUs with less shared memory per block run (lower
+ * tiles, the exact tap list in chunks, separable in two passes) are forced
+ * here by capping the shared memory the kernels plan with.
+ *
  * CF_TEST_QUICK=1 (or the argument "quick") runs a small subset, for
  * compute-sanitizer. */
 #include "cf_test_util.h"
 #include "bilateral.h"
+#include "bilateral_tuning.h"
 #include "cf_runtime.h"
 
 #include <math.h>
@@ -228,6 +233,62 @@ check_separable_psnr (int channels, unsigned mask, int radius,
 }
 
 /* ------------------------------------------------------------------ */
+/* Smaller GPUs' variants, forced by a cap on shared memory.            */
+
+static void
+check_limited (const int *layout_list, int n, int w, int h, int radius,
+    size_t limit, int two_pass)
+{
+  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+    {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {2, 8, 0x3}, {4, 16, 0xF},
+    {3, 16, 0x7}, {2, 16, 0x3}
+  };
+  CfBilateralTuning t = { limit, two_pass };
+
+  cf_bilateral_set_tuning (&t);
+  printf ("shared memory cap %zu bytes (0: the device's)%s: radius %d\n",
+      limit, two_pass ? ", separable in two passes" : "", radius);
+  for (int i = 0; i < n; i++) {
+    int l = layout_list[i];
+    for (int m = two_pass; m < 2; m++) {
+      CfBilateralParams p = params (radius, radius, 0.2, m, (i + m) & 1,
+          i & 1, layouts[l].mask);
+      check (w, h, layouts[l].channels, layouts[l].depth, &p);
+    }
+  }
+  t.shared_limit = 0;
+  t.two_pass_separable = 0;
+  cf_bilateral_set_tuning (&t);
+}
+
+static void
+check_small_devices (void)
+{
+  static const int all[] = { 0, 1, 2, 3, 4, 5, 6 }, few[] = { 0, 4 };
+  /* 4-byte slots only: 16-bit planes of 3-4 filtered channels need more
+   * than 40 KB for their lower tile at radius 32. */
+  static const int slim[] = { 0, 2, 3 };
+  const int *list = quick ? few : all;
+  const int n = quick ? 2 : 7;
+
+  /* Turing (64 KB): one-channel planes take the lower tile at radius 32,
+   * 16-bit 3-4 channel planes the tap list in chunks and separable in two
+   * passes; Ampere consumer and Ada GPUs (99 KB). */
+  check_limited (list, n, 70, 41, CF_BILATERAL_MAX_RADIUS, 64 * 1024, 0);
+  if (!quick) {
+    check_limited (list, n, 97, 45, 27, 64 * 1024, 0);
+    check_limited (list, n, 70, 41, CF_BILATERAL_MAX_RADIUS, 99 * 1024, 0);
+  }
+  /* Tap lists of 320 taps and fewer beside the tile. */
+  check_limited (slim, quick ? 1 : 3, 70, 41, CF_BILATERAL_MAX_RADIUS,
+      40 * 1024, 0);
+  /* Separable in two passes where the one kernel would fit. */
+  check_limited (list, n, 97, 45, 3, 0, 1);
+  if (!quick)
+    check_limited (list, n, 130, 31, 10, 0, 1);
+}
+
+/* ------------------------------------------------------------------ */
 
 /* Parameters the API refuses, and the cases that are a plain copy. */
 static void
@@ -336,6 +397,7 @@ main (int argc, char **argv)
     }
 
   check_edges ();
+  check_small_devices ();
   for (int l = 0; l < nl; l += quick ? 5 : 1)
     for (int m = 0; m < 2; m++)
       check_flat (layouts[l].channels, layouts[l].depth, layouts[l].mask, m);
