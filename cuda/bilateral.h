@@ -78,8 +78,9 @@ CfStatus cf_bilateral_check (const CfPlane * src, const CfPlane * dst,
     const CfBilateralParams * params);
 
 /* Filters src into dst (which must not alias). On the GPU it returns once
- * the work is queued on exec->stream (one kernel; exec->scratch is not
- * used). */
+ * the work is queued on exec->stream: one kernel; separable mode on a GPU
+ * with too little shared memory per block for its one-kernel form (large
+ * radii on 64 KB Turing) runs two through a plane of exec->scratch. */
 CfStatus cf_bilateral (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfBilateralParams * params);
 
