@@ -108,7 +108,7 @@ store_run (T * __restrict__ p, const Run < T, N > &r, int valid, bool vec)
 }
 
 /* Rows per segment of the column sums. */
-constexpr int SEG_ROWS = 16;
+constexpr int SEG_ROWS = 8;
 
 /* Column sums: per segment of SEG_ROWS rows, each column's sum (seg), then
  * C(s) = the sum of the rows above segment s, for s = 0..segments (the
