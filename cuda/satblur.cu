@@ -25,7 +25,6 @@ constexpr int BAND_STATIC_SHARED = 2048;
 /* Blocks when each needs its own global memory (row prefixes too large for
  * shared memory, or window sums of rows longer than a block's runs). */
 constexpr int GLOBAL_BLOCKS = 128;
-constexpr int MAX_DEVICES = 64;
 
 struct DeviceLimits {
   int shared;                   /* dynamic shared memory a band block may use */
@@ -34,40 +33,44 @@ struct DeviceLimits {
   BandRegisters band;
 };
 
-/* The device's limits and the band kernels' registers, read once per
- * device; the band kernels are allowed their shared memory then, for every
- * context of the device. */
+/* Reads the device's limits and the band kernels' registers, and allows
+ * the band kernels their shared memory on it, for every context. */
+cudaError_t
+read_limits (int dev, DeviceLimits * l)
+{
+  int optin = 0;
+  cudaError_t err = cudaDeviceGetAttribute (&optin,
+      cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&l->sm_shared,
+        cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&l->sms, cudaDevAttrMultiProcessorCount,
+        dev);
+  if (err == cudaSuccess)
+    err = setup_bands (dev, optin - BAND_STATIC_SHARED, &l->band);
+  l->shared = optin - BAND_STATIC_SHARED;
+  return err;
+}
+
+/* read_limits, once per device. */
 CfStatus
 device_limits (DeviceLimits * out)
 {
   static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-  static DeviceLimits known[MAX_DEVICES];
-  static bool ready[MAX_DEVICES];
+  static DeviceLimits known[CF_MAX_DEVICES];
+  static bool ready[CF_MAX_DEVICES];
   int dev;
   cudaError_t err = cudaGetDevice (&dev);
   if (err != cudaSuccess)
     return cf_status_from_cuda (err);
-  if (dev < 0 || dev >= MAX_DEVICES)
-    return CF_ERROR_INVALID;
+  if (dev >= CF_MAX_DEVICES)
+    return cf_status_from_cuda (read_limits (dev, out));
 
   pthread_mutex_lock (&lock);
   if (!ready[dev]) {
-    int optin = 0, sm_shared = 0, sms = 0;
-    err = cudaDeviceGetAttribute (&optin,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    if (err == cudaSuccess)
-      err = cudaDeviceGetAttribute (&sm_shared,
-          cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
-    if (err == cudaSuccess)
-      err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err == cudaSuccess)
-      err = setup_bands (dev, optin - BAND_STATIC_SHARED, &known[dev].band);
-    if (err == cudaSuccess) {
-      known[dev].shared = optin - BAND_STATIC_SHARED;
-      known[dev].sm_shared = sm_shared;
-      known[dev].sms = sms;
-      ready[dev] = true;
-    }
+    err = read_limits (dev, &known[dev]);
+    ready[dev] = err == cudaSuccess;
   }
   *out = known[dev];
   pthread_mutex_unlock (&lock);

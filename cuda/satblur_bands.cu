@@ -383,12 +383,8 @@ setup (int device, int bytes, int (&regs)[4])
     (const void *) box_bands < T, Acc, 4, false >,
   };
   for (int c = 0; c < 4; c++) {
-    cudaKernel_t kernel;
     cudaFuncAttributes attr;
-    cudaError_t err = cudaGetKernel (&kernel, kernels[c]);
-    if (err == cudaSuccess)
-      err = cudaKernelSetAttributeForDevice (kernel,
-          cudaFuncAttributeMaxDynamicSharedMemorySize, bytes, device);
+    cudaError_t err = cf_allow_dynamic_smem (kernels[c], device, bytes);
     if (err == cudaSuccess)
       err = cudaFuncGetAttributes (&attr, kernels[c]);
     if (err != cudaSuccess)
