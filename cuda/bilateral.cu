@@ -27,9 +27,6 @@
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
 
-#include <atomic>
-#include <climits>
-
 namespace {
 
 constexpr int BLOCK_X = 32;
@@ -594,65 +591,33 @@ bilateral_separable (const void *__restrict__ src, size_t src_stride,
 CfBilateralTuning tuning;
 
 /* The dynamic shared memory a block may have on the current device: its
- * opt-in limit, read once per device (under the tuning cap). */
+ * opt-in limit (a cached attribute: cheap), under the tuning cap. */
 CfStatus
-shared_limit (int *device, size_t * limit)
+shared_limit (size_t * limit)
 {
-  static std::atomic < int > optin[CF_MAX_DEVICES];
   int dev, bytes = 0;
   cudaError_t err = cudaGetDevice (&dev);
-  if (err != cudaSuccess)
-    return cf_status_from_cuda (err);
-  if (dev < CF_MAX_DEVICES)
-    bytes = optin[dev].load (std::memory_order_relaxed);
-  if (bytes == 0) {
+  if (err == cudaSuccess)
     err = cudaDeviceGetAttribute (&bytes,
         cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    if (err != cudaSuccess)
-      return cf_status_from_cuda (err);
-    if (dev < CF_MAX_DEVICES)
-      optin[dev].store (bytes, std::memory_order_relaxed);
-  }
-  *device = dev;
+  if (err != cudaSuccess)
+    return cf_status_from_cuda (err);
   *limit = tuning.shared_limit > 0 && tuning.shared_limit < (size_t) bytes ?
       tuning.shared_limit : (size_t) bytes;
   return CF_OK;
 }
 
-typedef void (*KernelFn) (const void *, size_t, void *, size_t, int, int,
-    const Args);
-
-/* More than 48 KB of dynamic shared memory must be opted in per kernel:
- * done once per device, for all of its contexts (GStreamer may make
- * several on one device), to the device's limit. */
-template < KernelFn KERNEL > CfStatus
-allow_smem (int dev, size_t smem)
-{
-  static std::atomic < bool > allowed[CF_MAX_DEVICES];
-  if (smem <= 48 * 1024
-      || (dev < CF_MAX_DEVICES && allowed[dev].load (std::memory_order_acquire)))
-    return CF_OK;
-  cudaError_t err = cf_allow_dynamic_smem ((const void *) KERNEL, dev,
-      (size_t) INT_MAX);
-  if (err != cudaSuccess)
-    return cf_status_from_cuda (err);
-  if (dev < CF_MAX_DEVICES)
-    allowed[dev].store (true, std::memory_order_release);
-  return CF_OK;
-}
-
-/* Where a call runs: the stream, the device and its shared-memory limit. */
+/* Where a call runs: the stream and the device's shared-memory limit. */
 struct Target {
   cudaStream_t stream;
-  int device;
   size_t limit;
 };
 
-template < KernelFn KERNEL > CfStatus
+template < auto KERNEL > CfStatus
 run (const CfPlane * src, const CfPlane * dst, const Args & a, int tile_h,
     size_t smem, const Target & t)
 {
-  CfStatus st = allow_smem < KERNEL > (t.device, smem);
+  CfStatus st = cf_allow_smem < KERNEL > (smem);
   if (st != CF_OK)
     return st;
   dim3 grid ((src->width + TILE_W - 1) / TILE_W,
@@ -854,8 +819,8 @@ cf_bilateral (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   /* A 1-D window is the same filter either way. */
   bool separable = p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
       && p->radius_y > 0;
-  Call c = { src, dst, p, &w, exec->scratch, {stream, 0, 0} };
-  st = shared_limit (&c.t.device, &c.t.limit);
+  Call c = { src, dst, p, &w, exec->scratch, {stream, 0} };
+  st = shared_limit (&c.t.limit);
   if (st != CF_OK)
     return st;
   int filtered = __builtin_popcount (p->channel_mask &

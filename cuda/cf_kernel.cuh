@@ -1,4 +1,5 @@
-/* Internal helpers for the .cu files: sample conversion, rounding, errors. */
+/* Internal helpers for the .cu files: sample conversion, rounding, errors,
+ * the per-device shared-memory opt-in. */
 #ifndef CF_KERNEL_CUH
 #define CF_KERNEL_CUH
 
@@ -6,6 +7,8 @@
 #include "cf_border.h"
 
 #include <cuda_runtime.h>
+#include <atomic>
+#include <stdint.h>
 
 /* Maps a CUDA error to a CfStatus and remembers it for messages. */
 CfStatus cf_status_from_cuda (cudaError_t err);
@@ -15,9 +18,32 @@ CfStatus cf_status_from_cuda (cudaError_t err);
 #define CF_MAX_DEVICES 64
 
 /* Lets `kernel` use up to `bytes` of dynamic shared memory (capped at what
- * the device allows) on `device`, in every context of that device. */
+ * the device allows beside the kernel's static shared memory) on `device`,
+ * in every context of that device. */
 cudaError_t cf_allow_dynamic_smem (const void *kernel, int device,
     size_t bytes);
+
+/* Before launching KERNEL with `smem` bytes of dynamic shared memory: more
+ * than 48 KB must be opted in, done here once per device (for all of its
+ * contexts: GStreamer may make several on one device), to all the device
+ * allows. A launch needing more than that still fails, as it should. */
+template < auto KERNEL > CfStatus
+cf_allow_smem (size_t smem)
+{
+  static std::atomic < bool > allowed[CF_MAX_DEVICES];
+  int dev;
+  if (smem <= 48 * 1024)
+    return CF_OK;
+  cudaError_t err = cudaGetDevice (&dev);
+  if (err == cudaSuccess && dev < CF_MAX_DEVICES
+      && allowed[dev].load (std::memory_order_acquire))
+    return CF_OK;
+  if (err == cudaSuccess)
+    err = cf_allow_dynamic_smem ((const void *) KERNEL, dev, SIZE_MAX);
+  if (err == cudaSuccess && dev < CF_MAX_DEVICES)
+    allowed[dev].store (true, std::memory_order_release);
+  return cf_status_from_cuda (err);
+}
 
 /* The status of the launches queued since the last check. */
 static inline CfStatus

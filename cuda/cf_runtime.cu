@@ -30,15 +30,20 @@ cudaError_t
 cf_allow_dynamic_smem (const void *kernel, int device, size_t bytes)
 {
   int optin = 0;
+  cudaFuncAttributes fa;
   cudaKernel_t k;
   cudaError_t err = cudaDeviceGetAttribute (&optin,
       cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   if (err == cudaSuccess)
+    err = cudaFuncGetAttributes (&fa, kernel);
+  if (err == cudaSuccess)
     err = cudaGetKernel (&k, kernel);
+  /* dynamic + static must fit the opt-in limit */
+  const size_t most = (size_t) optin - fa.sharedSizeBytes;
   if (err == cudaSuccess)
     err = cudaKernelSetAttributeForDevice (k,
         cudaFuncAttributeMaxDynamicSharedMemorySize,
-        (int) (bytes < (size_t) optin ? bytes : (size_t) optin), device);
+        (int) (bytes < most ? bytes : most), device);
   return err;
 }
 

@@ -12,7 +12,6 @@
 #include "gaussian.h"
 #include "cf_kernel.cuh"
 
-#include <atomic>
 
 namespace {
 
@@ -214,40 +213,14 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
   }
 }
 
-/* More than 48 KB of dynamic shared memory must be opted in per kernel:
- * done once per device, for all of its contexts (GStreamer may make several
- * on one device), to the most this kernel can need there. A launch needing
- * more than the device has fails, as it should. */
-template < typename T, int C, int R > CfStatus
-allow_smem (void)
-{
-  static std::atomic < bool > allowed[CF_MAX_DEVICES];
-  int dev;
-  cudaError_t err = cudaGetDevice (&dev);
-  if (err != cudaSuccess)
-    return cf_status_from_cuda (err);
-  if (dev < CF_MAX_DEVICES && allowed[dev].load (std::memory_order_acquire))
-    return CF_OK;
-  const int r = R > 0 ? R : CF_GAUSSIAN_MAX_RADIUS;
-  err = cf_allow_dynamic_smem ((const void *) gaussian_tile < T, C, R >, dev,
-      smem_bytes (r, r, C));
-  if (err != cudaSuccess)
-    return cf_status_from_cuda (err);
-  if (dev < CF_MAX_DEVICES)
-    allowed[dev].store (true, std::memory_order_release);
-  return CF_OK;
-}
-
 template < typename T, int C, int R > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, const GaussArgs & a,
     cudaStream_t stream)
 {
   size_t smem = smem_bytes (a.rx, a.ry, C);
-  if (smem > 48 * 1024) {
-    CfStatus st = allow_smem < T, C, R > ();
-    if (st != CF_OK)
-      return st;
-  }
+  CfStatus st = cf_allow_smem < gaussian_tile < T, C, R > > (smem);
+  if (st != CF_OK)
+    return st;
   constexpr int TILE_PX = tile_pixels < C > ();
   dim3 grid ((src->width + TILE_PX - 1) / TILE_PX,
       (src->height + TILE_ROWS - 1) / TILE_ROWS);

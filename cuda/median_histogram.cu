@@ -445,12 +445,10 @@ cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
         sizeof (unsigned short) * (PICK_MAX * THREADS +
         n_cols * (2 * radius_y + 1));
   }
-  if (smem > 48 * 1024) {
-    cudaError_t err = cudaFuncSetAttribute (kernel,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
-    if (err != cudaSuccess)
-      return cf_status_from_cuda (err);
-  }
+  CfStatus st = deep ? cf_allow_smem < median_histogram_16 > (smem) :
+      cf_allow_smem < median_histogram_8 > (smem);
+  if (st != CF_OK)
+    return st;
   kernel <<<grid, THREADS, smem, stream>>> (src->data, src->stride, dst->data,
       dst->stride, src->width, src->height, src->channels, radius_x, radius_y,
       border, mask);
