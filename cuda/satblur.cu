@@ -122,7 +122,7 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
     const DeviceLimits & lim, ColumnArgs * col, BandArgs * a, Plan * pl)
 {
   const int w = src->width, h = src->height, C = src->channels;
-  const int n = w * C, N = C == 3 ? 24 : (C == 4 ? 32 : 16);
+  const int n = w * C, N = run_samples (C);
   const int bps = cf_plane_bytes_per_sample (src);
   const int runs = (n + N - 1) / N;
   const unsigned long long max = src->depth > 8 ? 65535 : 255;
@@ -137,8 +137,8 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
       pl->threads;
   const bool several_rounds = runs > pl->threads;
   const size_t acc = pl->acc64 ? 8 : 4;
-  /* Elements 0..n + C - 1 with one pad per run (pidx in satblur_bands.cu). */
-  a->pre_len = (size_t) (n + C - 1) + (n + C - 1) / N + 1;
+  /* Elements 0..n + C - 1, padded as the kernel does. */
+  a->pre_len = (size_t) pidx (n + C - 1, N) + 1;
   pl->shared = a->pre_len * acc <= (size_t) lim.shared;
   pl->win = several_rounds && p->radius_y > 0;
   pl->smem = pl->shared ? a->pre_len * acc : 0;
@@ -183,7 +183,7 @@ CfStatus
 pass (const CfPlane * in, const CfPlane * out, ColumnArgs col, BandArgs a,
     const Plan & pl, cudaStream_t stream)
 {
-  const int N = in->channels == 3 ? 24 : (in->channels == 4 ? 32 : 16);
+  const int N = run_samples (in->channels);
   const int vb = vector_bytes (N * cf_plane_bytes_per_sample (in));
   CfStatus st = CF_OK;
 

@@ -63,15 +63,6 @@ warp_inclusive_scan (Acc v, int lane)
   return v;
 }
 
-/* Where element e of a row prefix lives: one pad after every run, so that
- * the threads of a warp, each at the same place in its own run, use
- * different banks. */
-template < int N > __device__ __forceinline__ int
-pidx (int e)
-{
-  return e + (int) ((unsigned) e / N);
-}
-
 /* The run's column prefix at row t (the sum of rows 0..t-1), from the
  * prefix at the nearer segment boundary and the rows in between. */
 template < typename T, int N > __device__ __forceinline__ void
@@ -194,19 +185,19 @@ template < typename Acc, int C, int N > __device__ __forceinline__ Acc
 clamp_prefix (const Acc * pre, int k, int c, int width)
 {
   if (k <= 0)
-    return (Acc) k * pre[pidx < N > (C + c)];
+    return (Acc) k * pre[pidx (C + c, N)];
   if (k <= width)
-    return pre[pidx < N > (k * C + c)];
-  const Acc last = pre[pidx < N > (width * C + c)];
+    return pre[pidx (k * C + c, N)];
+  const Acc last = pre[pidx (width * C + c, N)];
   return last + (Acc) (k - width) * (last -
-      pre[pidx < N > ((width - 1) * C + c)]);
+      pre[pidx ((width - 1) * C + c, N)]);
 }
 
 /* The boxes of one run of row y from the row prefix, and its output. */
 template < typename T, typename Acc, int C > __device__ __forceinline__ void
 box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
 {
-  constexpr int N = run_samples < C > (), PIX = N / C;
+  constexpr int N = run_samples (C), PIX = N / C;
   const int x0 = start / C;
   Run < T, N > o;
 #pragma unroll
@@ -217,8 +208,8 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
     const int hi = start + (a.rx + 1) * C, lo = start - a.rx * C;
 #pragma unroll
     for (int j = 0; j < N; j++)
-      o.set (j, div_round (pre[pidx < N > (hi + j)] -
-              pre[pidx < N > (lo + j)], a.count, a.inv_count));
+      o.set (j, div_round (pre[pidx (hi + j, N)] -
+              pre[pidx (lo + j, N)], a.count, a.inv_count));
   } else {
 #pragma unroll
     for (int p = 0; p < PIX; p++) {
@@ -240,7 +231,7 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
 #pragma unroll
           for (int k = 0; k < CF_SAT_TERMS; k++)
             if (wx.w[k] != 0)
-              s += (Acc) wx.w[k] * pre[pidx < N > (wx.t[k] * C + c)];
+              s += (Acc) wx.w[k] * pre[pidx (wx.t[k] * C + c, N)];
         }
         o.set (p * C + c, div_round (s, a.count, a.inv_count));
       }
@@ -263,7 +254,7 @@ template < typename T, typename Acc, int C, bool GP > __global__ void
 __launch_bounds__ (BAND_MAX_THREADS, C <= 2 ? 2 : 1)
 box_bands (const BandArgs a)
 {
-  constexpr int N = run_samples < C > ();
+  constexpr int N = run_samples (C);
   extern __shared__ __align__ (16) unsigned char smem[];
   __shared__ Acc warp_sums[2][32][C];
   Acc *pre = GP ? (Acc *) a.gpre + (size_t) blockIdx.x * a.pre_len :
@@ -320,8 +311,8 @@ box_bands (const BandArgs a)
               incl[c] - tot[c];
           carry[c] += __shfl_sync (0xffffffffu, wi, 31);
         }
-        /* pidx (start + C + j), with start a multiple of N. */
-        Acc *out = pre + pidx < N > (start);
+        /* pidx (start + C + j, N), with start a multiple of N. */
+        Acc *out = pre + pidx (start, N);
 #pragma unroll
         for (int j = 0; j < N; j++) {
           run[j % C] += vw[j];

@@ -1,6 +1,6 @@
 /* Internal to cudasatblur: what its host code (satblur.cu) and its two
  * kernel files (satblur_columns.cu, satblur_bands.cu) share. A thread works
- * on a run of RUN samples of a row (whole pixels), loaded and stored in as
+ * on a run of run_samples () samples of a row (whole pixels), loaded and stored in as
  * few vector accesses as the run's bytes allow. */
 #ifndef CF_SATBLUR_KERNELS_CUH
 #define CF_SATBLUR_KERNELS_CUH
@@ -12,8 +12,19 @@ namespace satblur {
 
 /* Samples per thread, whole pixels: 16 for 1 and 2 channels, 24 for 3, 32
  * for 4, so that a 4K row takes at most 480 threads. */
-template < int C > __host__ __device__ constexpr int run_samples () {
-  return C == 3 ? 24 : (C == 4 ? 32 : 16);
+__host__ __device__ constexpr int
+run_samples (int channels)
+{
+  return channels == 3 ? 24 : (channels == 4 ? 32 : 16);
+}
+
+/* Where element e of a row prefix lives in shared memory: one pad after
+ * every run of n samples, so that the threads of a warp, each at the same
+ * place in its own run, use different banks. */
+__host__ __device__ constexpr int
+pidx (int e, int n)
+{
+  return e + (int) ((unsigned) e / n);
 }
 
 /* Threads of a band block at most (its launch bounds). */
