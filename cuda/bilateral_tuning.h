@@ -18,6 +18,9 @@ typedef struct {
   /* Separable mode as two launches of the exact kernel with 1-D windows
    * through scratch, also where the one-kernel form fits. */
   int two_pass_separable;
+  /* Separable mode for one filtered channel through the general one-kernel
+   * form also where the symmetric-pairs kernel applies (radii up to 8). */
+  int general_separable;
 } CfBilateralTuning;
 
 /* Replaces the knobs; all zero is the default. */

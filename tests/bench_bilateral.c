@@ -6,7 +6,9 @@
  *
  * Separable mode is also timed as two launches of the exact kernel with
  * 1-D windows (what devices with too little shared memory for the one
- * kernel run), to see where each wins.
+ * kernel run), to see where each wins, and for one channel through the
+ * general one-kernel form instead of the symmetric-pairs kernel (radii up
+ * to 8), to compare the two in the same run.
  *
  * bench_bilateral CASE RADIUS runs one case (its row number in the table,
  * from 0) at one radius, for ncu. */
@@ -116,12 +118,14 @@ typedef struct {
   CfBilateralDistance distance;
   int sector;                   /* the ultrasound-like frames */
   int two_pass;                 /* separable as two exact 1-D launches */
+  int general;                  /* separable without the pairs kernel */
+  int depth;                    /* 0: 8 bits */
 } Case;
 
 static void
-set_two_pass (int two_pass)
+set_tuning (const Case * c)
 {
-  CfBilateralTuning t = { 0, two_pass };
+  CfBilateralTuning t = { 0, c->two_pass, c->general };
   cf_bilateral_set_tuning (&t);
 }
 
@@ -133,12 +137,13 @@ profile_one (const Case * c, int radius)
   CfBenchFrames frames;
 
   cf_bench_init ();
-  frames = cf_bench_frames_new (WIDTH, HEIGHT, c->channels, 8);
+  frames = cf_bench_frames_new (WIDTH, HEIGHT, c->channels,
+      c->depth ? c->depth : 8);
   if (c->sector)
     blacken_outside_sector (&frames);
   run.frames = &frames;
   set_radius (&run, radius, c->mode, c->distance, c->mask);
-  set_two_pass (c->two_pass);
+  set_tuning (c);
   printf ("%s r=%d: %.3f ms\n", c->name, radius,
       cf_bench_median_ms (ours, &run, REPS));
   cf_scratch_release (&run.scratch);
@@ -165,10 +170,18 @@ main (int argc, char **argv)
         CF_BILATERAL_JOINT, 0, 1},
     {"separable RGBA joint, two passes", 4, 7, CF_BILATERAL_SEPARABLE,
         CF_BILATERAL_JOINT, 0, 1},
+    {"exact GRAY16", 1, 1, CF_BILATERAL_EXACT, CF_BILATERAL_JOINT, 0, 0, 0,
+        16},
+    {"separable GRAY16", 1, 1, CF_BILATERAL_SEPARABLE, CF_BILATERAL_JOINT, 0,
+        0, 0, 16},
+    {"separable GRAY8, general kernel", 1, 1, CF_BILATERAL_SEPARABLE,
+        CF_BILATERAL_JOINT, 0, 0, 1},
+    {"separable GRAY16, general kernel", 1, 1, CF_BILATERAL_SEPARABLE,
+        CF_BILATERAL_JOINT, 0, 0, 1, 16},
   };
   enum { N_CASES = sizeof cases / sizeof cases[0] };
   double ms[N_CASES][N_RADII], npp_ms[N_RADII], floor_gray, floor_rgba;
-  CfBenchFrames gray, rgba, sector;
+  CfBenchFrames gray, gray16, rgba, sector;
   Run run = { 0 };
 
   if (argc == 3) {
@@ -188,6 +201,7 @@ main (int argc, char **argv)
   printf ("NPP: %s\n\n", run.npp ? "found" : "not found");
 
   gray = cf_bench_frames_new (WIDTH, HEIGHT, 1, 8);
+  gray16 = cf_bench_frames_new (WIDTH, HEIGHT, 1, 16);
   rgba = cf_bench_frames_new (WIDTH, HEIGHT, 4, 8);
   sector = cf_bench_frames_new (WIDTH, HEIGHT, 1, 8);
   blacken_outside_sector (&sector);
@@ -196,14 +210,14 @@ main (int argc, char **argv)
 
   for (int c = 0; c < N_CASES; c++)
     for (int k = 0; k < N_RADII; k++) {
-      run.frames = cases[c].sector ? &sector : cases[c].channels == 1 ?
-          &gray : &rgba;
+      run.frames = cases[c].sector ? &sector : cases[c].depth ? &gray16 :
+          cases[c].channels == 1 ? &gray : &rgba;
       set_radius (&run, radii[k], cases[c].mode, cases[c].distance,
           cases[c].mask);
-      set_two_pass (cases[c].two_pass);
+      set_tuning (&cases[c]);
       ms[c][k] = cf_bench_median_ms (ours, &run, REPS);
     }
-  set_two_pass (0);
+  set_tuning (&cases[0]);
   for (int k = 0; k < N_RADII; k++) {
     npp_ms[k] = 0.0;
     if (!run.npp)
@@ -245,6 +259,9 @@ main (int argc, char **argv)
   printf ("| exact / separable GRAY8 |");
   for (int k = 0; k < N_RADII; k++)
     printf (" %.2fx |", ms[0][k] / ms[1][k]);
+  printf ("\n| exact / separable GRAY16 |");
+  for (int k = 0; k < N_RADII; k++)
+    printf (" %.2fx |", ms[9][k] / ms[10][k]);
   printf ("\n| exact / separable RGBA joint |");
   for (int k = 0; k < N_RADII; k++)
     printf (" %.2fx |", ms[2][k] / ms[4][k]);
@@ -275,6 +292,7 @@ main (int argc, char **argv)
 
   cf_scratch_release (&run.scratch);
   cf_bench_frames_free (&gray);
+  cf_bench_frames_free (&gray16);
   cf_bench_frames_free (&rgba);
   cf_bench_frames_free (&sector);
   return 0;

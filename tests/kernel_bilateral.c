@@ -132,7 +132,7 @@ check (int w, int h, int channels, int depth, const CfBilateralParams * p)
 static void
 check_flat (int channels, int depth, unsigned mask, CfBilateralMode mode)
 {
-  CfPlane src = cf_test_plane_new (200, 150, channels, depth, 3);
+  CfPlane src = cf_test_plane_new (300, 400, channels, depth, 3);
   CfBilateralParams p = params (5, 5, 0.1, mode, CF_BILATERAL_JOINT,
       CF_BORDER_CLAMP, mask);
   for (int y = 0; y < src.height; y++)
@@ -230,6 +230,51 @@ check_separable_psnr (int channels, unsigned mask, int radius,
   cf_test_plane_free (&src);
   cf_test_plane_free (&exact);
   cf_test_plane_free (&sep);
+}
+
+/* ------------------------------------------------------------------ */
+/* One filtered channel at radii up to 8: the symmetric-pairs kernel,   */
+/* and at radius 4 the general one-kernel form forced in its place.     */
+
+static void
+check_pairs (void)
+{
+  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+    {1, 8, 0x1}, {1, 16, 0x1}, {2, 8, 0x1}, {4, 16, 0x4}
+  };
+  static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {97, 45},
+  {130, 31}, {5, 70}, {67, 129}
+  };
+  static const double ranges[] = { 0.02, 0.1, 0.3, 1.0 };
+  CfBilateralTuning t = { 0 };
+
+  for (int general = 0; general < 2; general++) {
+    t.general_separable = general;
+    cf_bilateral_set_tuning (&t);
+    for (int r = 1; r <= 8; r += quick ? 3 : 1)
+      for (int l = 0; l < 4; l++) {
+        /* every third window asymmetric, up to 8 on the other axis */
+        int ry = (r + l) % 3 == 0 ? 9 - r : r;
+        CfBilateralParams p = params (r, ry, ranges[(r + l) % 4],
+            CF_BILATERAL_SEPARABLE, 0, (r + l) & 1, layouts[l].mask);
+        int s = (r + 2 * l) % 7;
+        if (general && r != 4)
+          continue;
+        check (sizes[s][0], sizes[s][1], layouts[l].channels,
+            layouts[l].depth, &p);
+      }
+  }
+  t.general_separable = 0;
+  cf_bilateral_set_tuning (&t);
+
+  /* Frames with tiles inside the image (the kernel's direct word loads),
+   * one-channel planes of both depths, both borders. */
+  for (int r = 2; r <= 8; r += quick ? 6 : 3)
+    for (int l = 0; l < 2; l++) {
+      CfBilateralParams p = params (r, r, 0.1, CF_BILATERAL_SEPARABLE, 0,
+          (r + l) & 1, 1);
+      check (300, 400, 1, layouts[l].depth, &p);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -396,6 +441,7 @@ main (int argc, char **argv)
           layouts[li].channels, layouts[li].depth, &p);
     }
 
+  check_pairs ();
   check_edges ();
   check_small_devices ();
   for (int l = 0; l < nl; l += quick ? 5 : 1)
