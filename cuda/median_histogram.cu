@@ -21,25 +21,26 @@ constexpr int WORDS = BINS / 2; /* two 16-bit counts per 32-bit word */
  * issue back to back instead of waiting for each load-add-store (no other
  * thread touches these words). Counts stay below 2^16 (121 x 121 windows),
  * so a half never carries into the other. */
-struct Hist {
+template < int STRIDE > struct HistT {
   unsigned *w;
   __device__ void clear () {
     for (int i = 0; i < WORDS; i++)
-      w[i * THREADS] = 0;
+      w[i * STRIDE] = 0;
   }
   __device__ unsigned get (int b) const {
-    return (w[(b >> 1) * THREADS] >> ((b & 1) * 16)) & 0xffffu;
+    return (w[(b >> 1) * STRIDE] >> ((b & 1) * 16)) & 0xffffu;
   }
   __device__ void add (int b, int d) {
-    atomicAdd (&w[(b >> 1) * THREADS], (unsigned) d << ((b & 1) * 16));
+    atomicAdd (&w[(b >> 1) * STRIDE], (unsigned) d << ((b & 1) * 16));
   }
 };
+using Hist = HistT < THREADS >;
 
 /* The rank tracker of a histogram: med is the bin holding the sample of
  * rank `rank` (0-based), below the count of samples in the bins under it. */
 struct Tracker {
   int med, below;
-  __device__ void seek (const Hist & h, int rank) {
+  template < class H > __device__ void seek (const H & h, int rank) {
     while (below > rank) {
       med--;
       below -= h.get (med);
@@ -168,6 +169,15 @@ constexpr int CDF_WORDS = 65;
 /* A coarse bin with at most this many samples in the window is selected
  * directly from the sorted columns instead of through the fine histogram. */
 constexpr int PICK_MAX = 8;
+/* A 16-bit block of `out` outputs has a thread per block column (out + 2 rx,
+ * rounded up to whole warps): the column upkeep between the two barriers of
+ * a row then takes one column's time, not two (with a thread per output,
+ * all would wait for the warp that also keeps the 2 rx extra columns). */
+constexpr int
+upkeep_threads (int out, int rx)
+{
+  return (out + 2 * rx + 31) / 32 * 32;
+}
 
 __device__ void
 cdf_build (unsigned *cdf, const unsigned short *c, int n)
@@ -190,66 +200,137 @@ cdf_move (unsigned *cdf, int out, int in)
 {
   if (out == in)
     return;
+  /* Bytes lo..hi change: a partial first and last word, whole ones between
+   * (no per-word mask arithmetic: on noise about 21 words move). */
   const int lo = min (out, in) + 1, hi = max (out, in);
-  for (int w = lo >> 2; w <= hi >> 2; w++) {
-    unsigned m = 0x01010101u;
-    if (4 * w < lo)
-      m &= 0x01010101u << (8 * (lo - 4 * w));
-    if (4 * w + 3 > hi)
-      m &= 0x01010101u >> (8 * (4 * w + 3 - hi));
-    if (in < out)
-      cdf[w] += m;
-    else
-      cdf[w] -= m;
+  const int w0 = lo >> 2, w1 = hi >> 2;
+  const unsigned first = 0x01010101u << (8 * (lo & 3));
+  const unsigned last = 0x01010101u >> (8 * (3 - (hi & 3)));
+  const unsigned sign = in < out ? 1u : ~0u;    /* + or - (mod 2^32) */
+  if (w0 == w1) {
+    cdf[w0] += sign * (first & last);
+    return;
+  }
+  cdf[w0] += sign * first;
+  for (int w = w0 + 1; w < w1; w++)
+    cdf[w] += sign * 0x01010101u;
+  cdf[w1] += sign * last;
+}
+
+/* The rank-th (0-based) of the n <= PICK_MAX samples at p[i * STRIDE]:
+ * loaded into registers, padded with the largest value, sorted by Batcher's
+ * 19-comparator network. */
+template < int STRIDE > __device__ unsigned
+select_small (const unsigned short *p, int n, int rank)
+{
+  unsigned v[PICK_MAX];
+#pragma unroll
+  for (int i = 0; i < PICK_MAX; i++)
+    v[i] = i < n ? p[i * STRIDE] : 0xffffu;
+  constexpr int net[19][2] = { {0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+  {4, 6}, {5, 7}, {1, 2}, {5, 6}, {0, 4}, {1, 5}, {2, 6}, {3, 7}, {2, 4},
+  {3, 5}, {1, 2}, {3, 4}, {5, 6}
+  };
+#pragma unroll
+  for (int i = 0; i < 19; i++) {
+    const unsigned a = v[net[i][0]], b = v[net[i][1]];
+    v[net[i][0]] = min (a, b);
+    v[net[i][1]] = max (a, b);
+  }
+  unsigned r = v[0];
+#pragma unroll
+  for (int i = 1; i < PICK_MAX; i++)
+    if (i == rank)
+      r = v[i];
+  return r;
+}
+
+/* Moves t to `rank` in h four bins (two words) a step while the rank is
+ * beyond them, then bin by bin: on smooth pictures the median walks tens
+ * of fine bins a row, and after a rebuild up to 128 from the nearer end. */
+template < int STRIDE > __device__ void
+seek_quads (Tracker & t, const HistT < STRIDE > &h, int rank)
+{
+  auto quad = [&](int b)->int {        /* bins b .. b + 3, b even */
+    const unsigned u = h.w[(b >> 1) * STRIDE], v = h.w[((b >> 1) + 1) *
+        STRIDE];
+    return (int) ((u & 0xffff) + (u >> 16) + (v & 0xffff) + (v >> 16));
+  };
+  while (t.below > rank) {
+    int q;
+    if (!(t.med & 1) && t.med >= 4 && t.below - (q = quad (t.med - 4)) > rank) {
+      t.med -= 4;
+      t.below -= q;
+    } else {
+      t.med--;
+      t.below -= h.get (t.med);
+    }
+  }
+  for (;;) {
+    int q;
+    if (!(t.med & 1) && t.med <= BINS - 4 && t.below + (q = quad (t.med)) <=
+        rank) {
+      t.med += 4;
+      t.below += q;
+    } else {
+      const int c = h.get (t.med);
+      if (t.below + c > rank)
+        break;
+      t.below += c;
+      t.med++;
+    }
   }
 }
 
-/* 16 bits. The block keeps, for each of its THREADS + 2 rx sample columns
- * (one channel: blockIdx.z), the ky samples of the current window rows in
- * order (one removal and one insertion per row) and their high bytes'
- * cumulative counts (cdf_build). Per output:
+/* 16 bits. The block (OUT outputs of one channel, blockIdx.z) keeps, for
+ * each of its OUT + 2 rx sample columns, the ky samples of the current
+ * window rows in order (one removal and one insertion per row, by the
+ * column's own thread) and their high bytes' cumulative counts (cdf_build).
+ * Per output:
  * - the coarse bin (high byte) of the median comes from summing the kx
  *   window columns' counts: 8 bins at once, two 16-bit sums per register,
  *   starting from the previous row's bin;
- * - within that bin, a bin of at most PICK_MAX samples (noise) is selected
- *   directly from the columns' runs of the bin; otherwise the thread's fine
- *   histogram of the low bytes gives the rest. It counts the window's
- *   samples of one coarse bin, updated as the rows move, and is rebuilt
- *   from the runs of the bin when the median moves to another bin (on
- *   smooth pictures, every few rows).
+ * - within that bin, a bin of at most PICK_MAX samples (noise) is gathered
+ *   from the columns' runs of the bin and sorted in registers; otherwise
+ *   the thread's fine histogram of the low bytes gives the rest. It counts
+ *   the window's samples of one coarse bin, updated as the rows move, and
+ *   is rebuilt from the runs of the bin by the whole warp when the median
+ *   moves to another bin (on smooth pictures, every few rows).
  * Nothing here grows with the window's area: the work per output is about
  * kx (sums, updates) plus ky (column upkeep) shared-memory accesses. */
-__global__ void
-__launch_bounds__ (THREADS)
+template < int OUT > __global__ void
+__launch_bounds__ (upkeep_threads (OUT, CF_MEDIAN_MAX_RADIUS))
 median_histogram_16 (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     int channels, int rx, int ry, CfBorder border, unsigned mask)
 {
   extern __shared__ unsigned shared[];
   const int ch = blockIdx.z;
-  const int x0 = blockIdx.x * THREADS;
+  const int x0 = blockIdx.x * OUT;
   const int x = x0 + threadIdx.x;
   const int y0 = blockIdx.y * STRIP;
   const int y1 = min (y0 + STRIP, height);
   if (!((mask >> ch) & 1u)) {
-    if (x < width)
+    if (threadIdx.x < OUT && x < width)
       copy_column < unsigned short >(src, src_stride, dst, dst_stride,
           x * channels + ch, y0, y1);
     return;
   }
 
   const int kx = 2 * rx + 1, ky = 2 * ry + 1;
-  const int n_cols = THREADS + 2 * rx;
-  unsigned *cdf = shared + WORDS * THREADS;
+  const int n_cols = OUT + 2 * rx;
+  unsigned *cdf = shared + WORDS * OUT;
   unsigned *moved = cdf + n_cols * CDF_WORDS;   /* out | in << 16 per column */
   unsigned short *picks = (unsigned short *) (moved + n_cols);
-  unsigned short *cols = picks + PICK_MAX * THREADS;
+  unsigned short *cols = picks + PICK_MAX * OUT;
   /* Sample index of block column j (pixel x0 - rx + j) in a row. */
   auto column_sample = [&](int j)->int {
     return cf_border_index (x0 - rx + j, width, border) * channels + ch;
   };
 
-  for (int j = threadIdx.x; j < n_cols; j += THREADS) {
+  /* Thread j keeps block column j (the block has a thread for each). */
+  const int j = threadIdx.x;
+  if (j < n_cols) {
     const int js = column_sample (j);
     unsigned short *c = cols + j * ky;
     for (int i = 0; i < ky; i++) {
@@ -263,13 +344,13 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
     cdf_build (cdf + j * CDF_WORDS, c, ky);
   }
 
-  const bool inside = x < width;
+  const bool inside = threadIdx.x < OUT && x < width;
   const int rank = kx * ky / 2;
   /* Window column m of this thread is block column threadIdx.x + m. */
   const unsigned *win_cdf = cdf + threadIdx.x * CDF_WORDS;
   const unsigned short *win_cols = cols + threadIdx.x * ky;
   unsigned short *my_picks = picks + threadIdx.x;
-  Hist fine = { shared + threadIdx.x };
+  HistT < OUT > fine = { shared + threadIdx.x };
   Tracker tf = { 0, 0 };
   int fine_bin = -1;            /* the coarse bin `fine` counts, -1: none */
   int group = 32;               /* coarse bins 4 group .. 4 group + 7 */
@@ -279,27 +360,25 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
 
   for (int y = y0;; y++) {
     /* The samples that the next row's column upkeep needs (out | in << 16),
-     * loaded now so that their latency hides behind this row's selection:
-     * block columns threadIdx.x and threadIdx.x + THREADS. */
+     * loaded now so that their latency hides behind this row's selection. */
     const bool last = y + 1 >= y1;
     const unsigned short *out = cf_row < unsigned short >(src, src_stride,
         cf_border_index (y - ry, height, border));
     const unsigned short *in = cf_row < unsigned short >(src, src_stride,
         cf_border_index (y + ry + 1, height, border));
-    unsigned next[2] = { 0, 0 };
-#pragma unroll
-    for (int r = 0; r < 2; r++) {
-      const int j = threadIdx.x + r * THREADS;
-      if (!last && j < n_cols) {
-        const int js = column_sample (j);
-        next[r] = out[js] | (unsigned) in[js] << 16;
-      }
+    unsigned next = 0;
+    if (!last && j < n_cols) {
+      const int js = column_sample (j);
+      next = out[js] | (unsigned) in[js] << 16;
     }
 
+    int bin = 0, fine_rank = 0, count = 0;
+    bool rebuild = false;       /* fine moves to bin this row */
+    unsigned value = 0;
     if (inside) {
       /* Coarse: W(b), the window's samples with a high byte below b, for
        * the 8 b of the group; move the group until it brackets the rank. */
-      int bin, below, count;
+      int below;
       for (;;) {
         unsigned a0 = 0, a1 = 0, a2 = 0, a3 = 0;
 #pragma unroll 4
@@ -341,69 +420,71 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
       }
       group = max (bin - 1, 0) >> 2;    /* the bin near the group's middle */
 
-      const int fine_rank = rank - below;
-      unsigned value;
+      fine_rank = rank - below;
       if (bin == fine_bin) {
-        tf.seek (fine, fine_rank);
+        seek_quads (tf, fine, fine_rank);
         value = (unsigned) bin << 8 | tf.med;
       } else if (count <= PICK_MAX) {
-        /* Few samples in the bin: sort them into this thread's picks. */
+        /* Few samples in the bin: gather them, then sort in registers
+         * (the same instructions for every lane). */
         int n = 0;
         for (int m = 0; m < kx; m++) {
           const unsigned char *c = (const unsigned char *) (win_cdf +
               m * CDF_WORDS);
           const unsigned short *s = win_cols + m * ky;
-          for (int k = c[bin]; k < c[bin + 1]; k++, n++) {
-            unsigned v = s[k];
-            int p = n;
-            for (; p > 0 && my_picks[(p - 1) * THREADS] > v; p--)
-              my_picks[p * THREADS] = my_picks[(p - 1) * THREADS];
-            my_picks[p * THREADS] = (unsigned short) v;
-          }
+          for (int k = c[bin]; k < c[bin + 1]; k++, n++)
+            my_picks[n * OUT] = s[k];
         }
-        value = my_picks[fine_rank * THREADS];
+        value = select_small < OUT > (my_picks, n, fine_rank);
       } else {
-        /* Many: move the fine histogram to this bin. It holds exactly the
-         * window's samples of fine_bin, so taking those out empties it. */
-        for (int m = 0; m < kx; m++) {
-          const unsigned char *c = (const unsigned char *) (win_cdf +
-              m * CDF_WORDS);
-          const unsigned short *s = win_cols + m * ky;
-          if (fine_bin >= 0)
-            for (int k = c[fine_bin]; k < c[fine_bin + 1]; k++)
-              fine.add (s[k] & 0xff, -1);
-          for (int k = c[bin]; k < c[bin + 1]; k++)
-            fine.add (s[k] & 0xff, 1);
-        }
-        fine_bin = bin;
-        /* Seek from the nearer end of the bin. */
-        if (2 * fine_rank < count) {
-          tf.med = 0;
-          tf.below = 0;
-        } else {
-          tf.med = 256;
-          tf.below = count;
-        }
-        tf.seek (fine, fine_rank);
-        value = (unsigned) bin << 8 | tf.med;
+        rebuild = true;
       }
+    }
+
+    /* Many samples in the bin: move the fine histogram to it. It holds
+     * exactly the window's samples of fine_bin, so taking those out empties
+     * it. The whole warp moves each such lane's histogram, one window column
+     * a lane (a lane alone would walk kx runs of tens of samples while the
+     * others wait). */
+    for (unsigned todo = __ballot_sync (~0u, rebuild); todo;
+        todo &= todo - 1) {
+      const int l = __ffs (todo) - 1;
+      const int l_bin = __shfl_sync (~0u, bin, l);
+      const int l_old = __shfl_sync (~0u, fine_bin, l);
+      const int l_x = (threadIdx.x & ~31) + l;
+      HistT < OUT > h = { shared + l_x };
+      for (int m = threadIdx.x & 31; m < kx; m += 32) {
+        const unsigned char *c = (const unsigned char *) (cdf +
+            (l_x + m) * CDF_WORDS);
+        const unsigned short *s = cols + (l_x + m) * ky;
+        if (l_old >= 0)
+          for (int k = c[l_old]; k < c[l_old + 1]; k++)
+            h.add (s[k] & 0xff, -1);
+        for (int k = c[l_bin]; k < c[l_bin + 1]; k++)
+          h.add (s[k] & 0xff, 1);
+      }
+    }
+    __syncwarp ();
+    if (rebuild) {
+      fine_bin = bin;
+      /* Seek from the nearer end of the bin. */
+      tf.med = 2 * fine_rank < count ? 0 : BINS;
+      tf.below = 2 * fine_rank < count ? 0 : count;
+      seek_quads (tf, fine, fine_rank);
+      value = (unsigned) bin << 8 | tf.med;
+    }
+    if (inside)
       cf_row < unsigned short >(dst, dst_stride, y)[x * channels + ch] =
           (unsigned short) value;
-    }
     if (last)
       break;
 
     __syncthreads ();           /* every window read from the columns */
-    for (int j = threadIdx.x; j < n_cols; j += THREADS) {
-      unsigned v = j < THREADS ? next[0] : j < 2 * THREADS ? next[1] : 0;
-      if (j >= 2 * THREADS) {
-        const int js = column_sample (j);
-        v = out[js] | (unsigned) in[js] << 16;
-      }
-      const unsigned v_out = v & 0xffff, v_in = v >> 16;
+    if (j < n_cols) {
+      const unsigned v_out = next & 0xffff, v_in = next >> 16;
       replace_sorted (cols + j * ky, ky, v_out, v_in);
       cdf_move (cdf + j * CDF_WORDS, v_out >> 8, v_in >> 8);
-      moved[j] = v;
+      moved[j] = next;
     }
     __syncthreads ();
 
@@ -425,6 +506,37 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
   }
 }
 
+/* From this radius the 16-bit kernel runs 32 outputs per block, not 64:
+ * half the shared memory (twice the blocks per SM) for a third more column
+ * upkeep per output; measured on the H100 (docs/cudamedian.md): 64 faster
+ * at 15x15, 32 at 21x21 and 31x31. It also keeps 121x121 within 99 KB. */
+constexpr int OUTPUTS_32_MIN_RADIUS = 9;
+
+/* Shared memory of median_histogram_16 < OUT >. */
+size_t
+smem_16 (int out, int rx, int ry)
+{
+  const size_t n_cols = out + 2 * rx;
+  return sizeof (unsigned) * (WORDS * out + n_cols * (CDF_WORDS + 1)) +
+      sizeof (unsigned short) * (PICK_MAX * out + n_cols * (2 * ry + 1));
+}
+
+template < int OUT > CfStatus
+launch_16 (const CfPlane * src, const CfPlane * dst, int rx, int ry,
+    CfBorder border, unsigned mask, cudaStream_t stream)
+{
+  const size_t smem = smem_16 (OUT, rx, ry);
+  const dim3 grid ((src->width + OUT - 1) / OUT,
+      (src->height + STRIP - 1) / STRIP, src->channels);
+  CfStatus st = cf_allow_smem < median_histogram_16 < OUT > >(smem);
+  if (st != CF_OK)
+    return st;
+  median_histogram_16 < OUT > <<<grid, upkeep_threads (OUT, rx), smem,
+      stream>>> (src->data, src->stride, dst->data, dst->stride, src->width,
+      src->height, src->channels, rx, ry, border, mask);
+  return CF_OK;
+}
+
 }                               /* namespace */
 
 CfStatus
@@ -432,25 +544,24 @@ cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     int radius_x, int radius_y, CfBorder border, unsigned mask,
     cudaStream_t stream)
 {
-  const bool deep = src->depth > 8;
-  auto kernel = deep ? median_histogram_16 : median_histogram_8;
-  size_t smem = sizeof (unsigned) * WORDS * THREADS;
   /* One channel per block (blockIdx.z): a copied channel (alpha) leaves
    * no idle lanes in the warps that compute medians. */
-  dim3 grid ((src->width + THREADS - 1) / THREADS,
-      (src->height + STRIP - 1) / STRIP, src->channels);
-  if (deep) {
-    const size_t n_cols = THREADS + 2 * radius_x;
-    smem += sizeof (unsigned) * n_cols * (CDF_WORDS + 1) +
-        sizeof (unsigned short) * (PICK_MAX * THREADS +
-        n_cols * (2 * radius_y + 1));
+  if (src->depth > 8) {
+    CfStatus st = radius_x < OUTPUTS_32_MIN_RADIUS ?
+        launch_16 < 64 > (src, dst, radius_x, radius_y, border, mask, stream) :
+        launch_16 < 32 > (src, dst, radius_x, radius_y, border, mask, stream);
+    if (st != CF_OK)
+      return st;
+    return cf_launch_status ();
   }
-  CfStatus st = deep ? cf_allow_smem < median_histogram_16 > (smem) :
-      cf_allow_smem < median_histogram_8 > (smem);
+  const size_t smem = sizeof (unsigned) * WORDS * THREADS;
+  const dim3 grid ((src->width + THREADS - 1) / THREADS,
+      (src->height + STRIP - 1) / STRIP, src->channels);
+  CfStatus st = cf_allow_smem < median_histogram_8 > (smem);
   if (st != CF_OK)
     return st;
-  kernel <<<grid, THREADS, smem, stream>>> (src->data, src->stride, dst->data,
-      dst->stride, src->width, src->height, src->channels, radius_x, radius_y,
-      border, mask);
+  median_histogram_8 <<<grid, THREADS, smem, stream>>> (src->data,
+      src->stride, dst->data, dst->stride, src->width, src->height,
+      src->channels, radius_x, radius_y, border, mask);
   return cf_launch_status ();
 }

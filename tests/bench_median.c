@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define REPS 20
 #define WIDTH 3840
@@ -134,8 +135,38 @@ kernel_cell (Run * r, CfMedianMode mode, CfMedianKernel k, int size,
   snprintf (cell, len, "%.3f", time_ms (ours, r));
 }
 
+/* bench_median FORMAT SIZE (FORMAT as in the table, "GRAY16 smooth" as
+ * GRAY16-smooth): only AUTO on that case, a few launches (for a profiler). */
+static int
+profile_one (char **argv, const Format * formats, size_t n)
+{
+  for (size_t f = 0; f < n; f++) {
+    char name[32];
+    snprintf (name, sizeof name, "%s", formats[f].name);
+    for (char *c = name; *c; c++)
+      if (*c == ' ')
+        *c = '-';
+    if (strcmp (argv[1], name) != 0)
+      continue;
+    const Format *fm = &formats[f];
+    int size = atoi (argv[2]);
+    Run r = { 0 };
+    CfMedianParams p = { size / 2, size / 2, CF_MEDIAN_EXACT, 1,
+      CF_BORDER_CLAMP, fm->mask, CF_MEDIAN_KERNEL_AUTO
+    };
+    r.frames = cf_bench_frames_new (WIDTH, HEIGHT, fm->channels, fm->depth);
+    if (fm->smooth)
+      fill_smooth (&r.frames);
+    r.p = p;
+    printf ("%s %dx%d: %.3f ms\n", fm->name, size, size,
+        cf_bench_median_ms (ours, &r, 3));
+    return 0;
+  }
+  return 1;
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   static const Format formats[] = {
     {"GRAY8", 1, 8, 0x1, 0, "8u_C1R"},
@@ -148,6 +179,8 @@ main (void)
   static const double targets[] = { 1.5, 3, 6, 0, 15, 0, 50, 0 };
 
   cf_bench_init ();
+  if (argc == 3)
+    return profile_one (argv, formats, sizeof formats / sizeof formats[0]);
   printf ("NPP: %s\n\n", cf_npp_symbol ("nppiFilterMedian_8u_C1R_Ctx") ?
       "found" : "not found");
   printf ("### cudamedian, %dx%d, clamp border, milliseconds (median of %d)"

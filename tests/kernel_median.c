@@ -194,5 +194,9 @@ main (void)
       CF_MEDIAN_KERNEL_AUTO, 1, CF_BORDER_MIRROR, VALUES_FULL);
   check (512, 288, &layouts[6], 2, 2, CF_MEDIAN_EXACT,
       CF_MEDIAN_KERNEL_HISTOGRAM, 1, CF_BORDER_CLAMP, VALUES_BAND);
+  /* The 16-bit kernel's 32-output blocks over several strips, with fine-bin
+   * rebuilds shared by a warp. */
+  check (200, 150, &layouts[6], 10, 10, CF_MEDIAN_EXACT,
+      CF_MEDIAN_KERNEL_HISTOGRAM, 1, CF_BORDER_MIRROR, VALUES_BAND);
   return cf_test_finish (passed, failed);
 }
