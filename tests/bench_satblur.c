@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define REPS 21
 /* NPP's time grows with the box: fewer repetitions once it is slow, none
@@ -54,8 +55,27 @@ npp_box (void *c, int i)
   }
 }
 
+/* bench_satblur FORMAT RADIUS PASSES: only that case, 4K, a few launches
+ * (for a profiler). */
+static int
+profile_one (char **argv, const char *name, int channels, int depth,
+    unsigned mask)
+{
+  Run r = { 0 };
+  CfSatBlurParams p = { atoi (argv[2]), atoi (argv[2]), atoi (argv[3]),
+    CF_BORDER_CLAMP, mask
+  };
+  r.frames = cf_bench_frames_new (3840, 2160, channels, depth);
+  r.p = p;
+  printf ("%s radius %s passes %s: %.3f ms\n", name, argv[2], argv[3],
+      cf_bench_median_ms (ours, &r, 5));
+  cf_bench_frames_free (&r.frames);
+  cf_scratch_release (&r.scratch);
+  return 0;
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   static const struct {
     const char *name, *npp;
@@ -69,6 +89,15 @@ main (void)
   static const int radii[] = { 1, 3, 7, 15, 31, 63, 127, 500 };
 
   cf_bench_init ();
+  if (argc == 4) {
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++)
+      if (strcmp (argv[1], formats[f].name) == 0)
+        return profile_one (argv, formats[f].name, formats[f].channels,
+            formats[f].depth, formats[f].mask);
+    fprintf (stderr, "usage: %s [GRAY8|RGBA|GRAY16 RADIUS PASSES]\n",
+        argv[0]);
+    return 1;
+  }
   printf ("NPP: %s\n\n", cf_npp_symbol (formats[0].npp) ? "found" :
       "not found");
   printf ("### Kernel time by radius, 3840x2160, clamp border (ms, median "
