@@ -161,7 +161,7 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
   size_t off = 0;
   pl->seg_off = off;
   if (p->radius_y > 0)
-    off += align256 ((size_t) col->segments * pitch * 4);
+    off += align256 ((size_t) col->segments * pitch * (bps == 1 ? 2 : 4));
   pl->col_off = off;
   if (p->radius_y > 0)
     off += align256 ((size_t) (col->segments + 1) * pitch * 4);
@@ -235,7 +235,7 @@ cf_satblur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     return st;
 
   unsigned char *scratch = (unsigned char *) exec->scratch->data;
-  col.seg = (unsigned *) (scratch + pl.seg_off);
+  col.seg = scratch + pl.seg_off;
   col.prefix = (unsigned *) (scratch + pl.col_off);
   a.col_prefix = p->radius_y > 0 ? col.prefix : NULL;
   a.gpre = pl.shared ? NULL : scratch + pl.pre_off;

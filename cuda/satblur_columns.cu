@@ -5,6 +5,8 @@
  * plus at most SEG_ROWS / 2 rows of input. */
 #include "satblur_kernels.cuh"
 
+#include <type_traits>
+
 namespace satblur {
 namespace {
 
@@ -14,10 +16,16 @@ constexpr int SUM_THREADS = 128;
 constexpr int SCAN_COLS = 32;
 constexpr int SCAN_PARTS = 32;
 
+/* Segment sums of 8-bit samples fit 16 bits. */
+template < typename T > using SegSum = typename std::conditional < sizeof (T)
+    == 1, unsigned short, unsigned >::type;
+static_assert (SEG_ROWS * 255 < 65536, "8-bit segment sums need 16 bits");
+
 template < typename T, int N > __global__ void
 __launch_bounds__ (SUM_THREADS)
 segment_sums (const ColumnArgs a)
 {
+  typedef SegSum < T > S;
   const int start = (blockIdx.x * blockDim.x + threadIdx.x) * N;
   /* Columns past n, up to the pitch, sum to 0. */
   if (start >= a.pitch)
@@ -38,13 +46,24 @@ segment_sums (const ColumnArgs a)
         s[j] += r.get (j);
     }
   }
-  uint4 *out = (uint4 *) (a.seg + (size_t) blockIdx.y * a.pitch + start);
+  /* N sums, packed as Run < S, N > words and stored in 16-byte vectors. */
+  Run < S, N > out;
 #pragma unroll
-  for (int j = 0; j < N; j += 4)
-    out[j / 4] = make_uint4 (s[j], s[j + 1], s[j + 2], s[j + 3]);
+  for (int j = 0; j < N; j++)
+    out.w[j / Run < S, N >::PER_WORD] = j % Run < S, N >::PER_WORD ?
+        out.w[j / Run < S, N >::PER_WORD] | (s[j] << 16) : s[j];
+  uint4 *dst = (uint4 *) ((S *) a.seg + (size_t) blockIdx.y * a.pitch + start);
+#pragma unroll
+  for (int k = 0; k < Run < S, N >::WORDS; k += 4)
+    dst[k / 4] = make_uint4 (out.w[k], out.w[k + 1], out.w[k + 2],
+        out.w[k + 3]);
 }
 
-__global__ void
+/* Segments a scan thread keeps in registers between its two passes (more
+ * are read again from memory). */
+constexpr int SCAN_KEEP = 16;
+
+template < typename S > __global__ void
 __launch_bounds__ (SCAN_COLS * SCAN_PARTS)
 segment_scan (const ColumnArgs a)
 {
@@ -54,13 +73,20 @@ segment_scan (const ColumnArgs a)
   const bool active = col < a.pitch;
   const int per = (a.segments + SCAN_PARTS - 1) / SCAN_PARTS;
   const int s0 = min (a.segments, ty * per), s1 = min (a.segments, s0 + per);
-  const unsigned *__restrict__ seg = a.seg + col;
+  const S *__restrict__ seg = (const S *) a.seg + col;
   unsigned *__restrict__ prefix = a.prefix + col;
 
+  unsigned keep[SCAN_KEEP];
   unsigned sum = 0;
   if (active) {
+#pragma unroll
+    for (int k = 0; k < SCAN_KEEP; k++)
+      if (s0 + k < s1) {
+        keep[k] = seg[(size_t) (s0 + k) * a.pitch];
+        sum += keep[k];
+      }
 #pragma unroll 8
-    for (int s = s0; s < s1; s++)
+    for (int s = s0 + SCAN_KEEP; s < s1; s++)
       sum += seg[(size_t) s * a.pitch];
   }
   part_sums[ty][tx] = sum;
@@ -70,8 +96,14 @@ segment_scan (const ColumnArgs a)
   unsigned run = 0;
   for (int k = 0; k < ty; k++)
     run += part_sums[k][tx];
+#pragma unroll
+  for (int k = 0; k < SCAN_KEEP; k++)
+    if (s0 + k < s1) {
+      prefix[(size_t) (s0 + k) * a.pitch] = run;
+      run += keep[k];
+    }
 #pragma unroll 8
-  for (int s = s0; s < s1; s++) {
+  for (int s = s0 + SCAN_KEEP; s < s1; s++) {
     const unsigned v = seg[(size_t) s * a.pitch];
     prefix[(size_t) s * a.pitch] = run;
     run += v;
@@ -88,7 +120,8 @@ launch (const ColumnArgs & a, cudaStream_t stream)
       a.segments);
   segment_sums < T, COLUMN_RUN > <<<grid, SUM_THREADS, 0, stream>>> (a);
   dim3 scan_grid ((a.pitch + SCAN_COLS - 1) / SCAN_COLS);
-  segment_scan <<<scan_grid, dim3 (SCAN_COLS, SCAN_PARTS), 0, stream>>> (a);
+  segment_scan < SegSum < T > ><<<scan_grid, dim3 (SCAN_COLS, SCAN_PARTS), 0,
+      stream>>> (a);
   return cf_launch_status ();
 }
 

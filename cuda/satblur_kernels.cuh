@@ -121,15 +121,16 @@ store_run (T * __restrict__ p, const Run < T, N > &r, int valid, bool vec)
 /* Rows per segment of the column sums. */
 constexpr int SEG_ROWS = 8;
 
-/* Column sums: per segment of SEG_ROWS rows, each column's sum (seg), then
- * C(s) = the sum of the rows above segment s, for s = 0..segments (the
- * last is the whole column), all modulo 2^32. */
+/* Column sums: per segment of SEG_ROWS rows, each column's sum (seg: 16
+ * bits for 8-bit samples, SEG_ROWS x 255 < 2^16, else 32), then C(s) = the
+ * sum of the rows above segment s, for s = 0..segments (the last is the
+ * whole column), modulo 2^32. */
 struct ColumnArgs {
   const void *src;
   size_t src_stride;
   int n, height;                /* samples per row, rows */
   int segments;
-  unsigned *seg;                /* segments x pitch */
+  void *seg;                    /* segments x pitch */
   unsigned *prefix;             /* (segments + 1) x pitch */
   int pitch;                    /* elements, a multiple of 64 holding the
                                  * band kernel's whole runs; all written */
