@@ -29,6 +29,8 @@ constexpr int GLOBAL_BLOCKS = 128;
 struct DeviceLimits {
   int shared;                   /* dynamic shared memory a band block may use */
   int sm_shared;                /* shared memory of a multiprocessor */
+  int sm_regs;                  /* registers of a multiprocessor */
+  int sm_threads;               /* threads a multiprocessor holds */
   int sms;
   BandRegisters band;
 };
@@ -44,6 +46,12 @@ read_limits (int dev, DeviceLimits * l)
   if (err == cudaSuccess)
     err = cudaDeviceGetAttribute (&l->sm_shared,
         cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&l->sm_regs,
+        cudaDevAttrMaxRegistersPerMultiprocessor, dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&l->sm_threads,
+        cudaDevAttrMaxThreadsPerMultiProcessor, dev);
   if (err == cudaSuccess)
     err = cudaDeviceGetAttribute (&l->sms, cudaDevAttrMultiProcessorCount,
         dev);
@@ -106,8 +114,8 @@ band_rows (int height, int threads, int regs, size_t smem,
     const DeviceLimits & lim)
 {
   const int warps = threads / 32;
-  int per_sm = 65536 / (((regs + 7) & ~7) * 32 * warps);
-  const int by_threads = 2048 / threads;
+  int per_sm = lim.sm_regs / (((regs + 7) & ~7) * 32 * warps);
+  const int by_threads = lim.sm_threads / threads;
   const int by_shared = lim.sm_shared / (int) (smem + BAND_STATIC_SHARED +
       1024);
   per_sm = per_sm < by_threads ? per_sm : by_threads;
@@ -145,7 +153,7 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
   a->band_rows = band_rows (h, pl->threads,
       lim.band.regs[src->depth > 8][pl->acc64][C - 1], pl->smem, lim);
   a->bands = (h + a->band_rows - 1) / a->band_rows;
-  pl->blocks = pl->shared && !several_rounds ? a->bands :
+  pl->blocks = pl->shared && !pl->win ? a->bands :
       (a->bands < GLOBAL_BLOCKS ? a->bands : GLOBAL_BLOCKS);
 
   /* Whole runs per row in the column tables and window sums. */
