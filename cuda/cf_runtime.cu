@@ -38,12 +38,13 @@ cf_allow_dynamic_smem (const void *kernel, int device, size_t bytes)
     err = cudaFuncGetAttributes (&fa, kernel);
   if (err == cudaSuccess)
     err = cudaGetKernel (&k, kernel);
-  /* dynamic + static must fit the opt-in limit */
-  const size_t most = (size_t) optin - fa.sharedSizeBytes;
-  if (err == cudaSuccess)
+  if (err == cudaSuccess) {
+    /* dynamic + static must fit the opt-in limit */
+    const size_t most = (size_t) optin - fa.sharedSizeBytes;
     err = cudaKernelSetAttributeForDevice (k,
         cudaFuncAttributeMaxDynamicSharedMemorySize,
         (int) (bytes < most ? bytes : most), device);
+  }
   return err;
 }
 
