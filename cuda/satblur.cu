@@ -20,19 +20,20 @@ using namespace satblur;
 
 namespace {
 
-/* Shared memory a band block keeps for its static arrays (warp sums). */
-constexpr int BAND_STATIC_SHARED = 2048;
-/* Blocks when each needs its own global memory (row prefixes too large for
- * shared memory, or window sums of rows longer than a block's runs). */
+/* Blocks at most when each needs its own global memory (row prefixes too
+ * large for shared memory, or window sums of rows longer than a block's
+ * runs): that memory grows with them. */
 constexpr int GLOBAL_BLOCKS = 128;
 
 struct DeviceLimits {
-  int shared;                   /* dynamic shared memory a band block may use */
+  int optin;                    /* shared memory a block may use */
+  int reserved;                 /* shared memory the system keeps per block */
   int sm_shared;                /* shared memory of a multiprocessor */
   int sm_regs;                  /* registers of a multiprocessor */
   int sm_threads;               /* threads a multiprocessor holds */
+  int sm_blocks;                /* blocks a multiprocessor holds */
   int sms;
-  BandRegisters band;
+  BandKernels band;
 };
 
 /* Reads the device's limits and the band kernels' registers, and allows
@@ -40,9 +41,14 @@ struct DeviceLimits {
 cudaError_t
 read_limits (int dev, DeviceLimits * l)
 {
-  int optin = 0;
-  cudaError_t err = cudaDeviceGetAttribute (&optin,
+  cudaError_t err = cudaDeviceGetAttribute (&l->optin,
       cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&l->reserved,
+        cudaDevAttrReservedSharedMemoryPerBlock, dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&l->sm_blocks,
+        cudaDevAttrMaxBlocksPerMultiprocessor, dev);
   if (err == cudaSuccess)
     err = cudaDeviceGetAttribute (&l->sm_shared,
         cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
@@ -56,8 +62,7 @@ read_limits (int dev, DeviceLimits * l)
     err = cudaDeviceGetAttribute (&l->sms, cudaDevAttrMultiProcessorCount,
         dev);
   if (err == cudaSuccess)
-    err = setup_bands (dev, optin - BAND_STATIC_SHARED, &l->band);
-  l->shared = optin - BAND_STATIC_SHARED;
+    err = setup_bands (dev, l->optin, &l->band);
   return err;
 }
 
@@ -105,24 +110,22 @@ aligned (const void *p, size_t stride, int bytes)
   return (uintptr_t) p % bytes == 0 && stride % bytes == 0;
 }
 
-/* Rows per band: as few as fill every multiprocessor once with blocks
+/* Blocks of the band kernel: as many as every multiprocessor holds at once
  * (each band's first row costs extra reads; a second wave of blocks would
- * cost a whole band's time), from the kernel's registers and shared
- * memory. */
+ * cost a whole band's time), from the kernel's registers and shared memory
+ * per block. */
 int
-band_rows (int height, int threads, int regs, size_t smem,
-    const DeviceLimits & lim)
+band_blocks (int threads, int regs, size_t shared, const DeviceLimits & lim)
 {
   const int warps = threads / 32;
   int per_sm = lim.sm_regs / (((regs + 7) & ~7) * 32 * warps);
   const int by_threads = lim.sm_threads / threads;
-  const int by_shared = lim.sm_shared / (int) (smem + BAND_STATIC_SHARED +
-      1024);
+  const int by_shared = lim.sm_shared / (int) (shared + lim.reserved);
   per_sm = per_sm < by_threads ? per_sm : by_threads;
   per_sm = per_sm < by_shared ? per_sm : by_shared;
+  per_sm = per_sm < lim.sm_blocks ? per_sm : lim.sm_blocks;
   per_sm = per_sm < 1 ? 1 : per_sm;
-  const int blocks = lim.sms * per_sm;
-  return (height + blocks - 1) / blocks;
+  return lim.sms * per_sm;
 }
 
 CfStatus
@@ -145,16 +148,19 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
       pl->threads;
   const bool several_rounds = runs > pl->threads;
   const size_t acc = pl->acc64 ? 8 : 4;
+  const int deep = src->depth > 8;
+  const int static_shared = lim.band.static_shared[deep][pl->acc64][C - 1];
   /* Elements 0..n + C - 1, padded as the kernel does. */
   a->pre_len = (size_t) pidx (n + C - 1, N) + 1;
-  pl->shared = a->pre_len * acc <= (size_t) lim.shared;
+  pl->shared = a->pre_len * acc <= (size_t) (lim.optin - static_shared);
   pl->win = several_rounds && p->radius_y > 0;
   pl->smem = pl->shared ? a->pre_len * acc : 0;
-  a->band_rows = band_rows (h, pl->threads,
-      lim.band.regs[src->depth > 8][pl->acc64][C - 1], pl->smem, lim);
-  a->bands = (h + a->band_rows - 1) / a->band_rows;
-  pl->blocks = pl->shared && !pl->win ? a->bands :
-      (a->bands < GLOBAL_BLOCKS ? a->bands : GLOBAL_BLOCKS);
+  int blocks = band_blocks (pl->threads, lim.band.regs[deep][pl->acc64][C -
+          1], pl->smem + static_shared, lim);
+  if (!pl->shared || pl->win)
+    blocks = blocks < GLOBAL_BLOCKS ? blocks : GLOBAL_BLOCKS;
+  a->band_rows = (h + blocks - 1) / blocks;
+  pl->blocks = (h + a->band_rows - 1) / a->band_rows;
 
   /* Whole runs per row in the column tables and window sums. */
   const int pitch = (runs * N + 63) & ~63;
@@ -162,8 +168,7 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
   col->height = h;
   col->segments = (h + SEG_ROWS - 1) / SEG_ROWS;
   col->pitch = pitch;
-  a->col_pitch = pitch;
-  a->win_pitch = pitch;
+  a->pitch = pitch;
 
   pl->tmp_stride = align256 ((size_t) n * bps);
   size_t off = 0;

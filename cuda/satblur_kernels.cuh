@@ -137,20 +137,21 @@ struct ColumnArgs {
   bool vec;
 };
 
-/* The blur of one pass, a block per band of band_rows rows. */
+/* The blur of one pass, a block per band of band_rows rows (the last band
+ * may be shorter). */
 struct BandArgs {
   const void *src;
   size_t src_stride;
   void *dst;
   size_t dst_stride;
   const unsigned *col_prefix;   /* ColumnArgs.prefix; NULL when ry = 0 */
-  int col_pitch;
   void *gpre;                   /* row prefixes in global memory, or NULL */
   unsigned *gwin;               /* window sums in global memory when a row
                                  * takes several rounds of the block, or NULL */
   size_t pre_len;               /* elements of one block's row prefix */
-  int win_pitch;                /* elements of one block's window sums */
-  int width, height, rx, ry, band_rows, bands;
+  int pitch;                    /* ColumnArgs.pitch: elements of a row of
+                                 * col_prefix, and of one block's gwin */
+  int width, height, rx, ry, band_rows;
   CfBorder border;
   unsigned mask;
   unsigned long long count;
@@ -170,15 +171,18 @@ CfStatus launch_columns (const ColumnArgs & a, int depth, cudaStream_t stream);
 CfStatus launch_bands (const BandArgs & a, int depth, int channels,
     bool acc64, int threads, int blocks, size_t smem, cudaStream_t stream);
 
-/* Registers per thread of each band kernel: [16-bit][64-bit sums][C - 1]. */
-struct BandRegisters {
+/* What the host plans a band kernel's blocks from, for each kernel
+ * [16-bit][64-bit sums][C - 1]: registers per thread and static shared
+ * memory per block. */
+struct BandKernels {
   int regs[2][2][4];
+  int static_shared[2][2][4];
 };
 
 /* Once per device, at setup: lets every band kernel use up to `bytes` of
- * dynamic shared memory on `device`, in all its contexts, and reads their
- * register counts. */
-cudaError_t setup_bands (int device, int bytes, BandRegisters * regs);
+ * dynamic shared memory on `device` (less its static shared memory), in all
+ * its contexts, and reads what BandKernels holds. */
+cudaError_t setup_bands (int device, int bytes, BandKernels * k);
 
 }                               /* namespace satblur */
 

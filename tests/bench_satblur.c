@@ -55,8 +55,8 @@ npp_box (void *c, int i)
   }
 }
 
-/* bench_satblur FORMAT RADIUS PASSES: only that case, 4K, a few launches
- * (for a profiler). */
+/* bench_satblur FORMAT RADIUS PASSES: only that case, 4K (for a profiler,
+ * or to compare builds). */
 static int
 profile_one (char **argv, const char *name, int channels, int depth,
     unsigned mask)
@@ -68,7 +68,7 @@ profile_one (char **argv, const char *name, int channels, int depth,
   r.frames = cf_bench_frames_new (3840, 2160, channels, depth);
   r.p = p;
   printf ("%s radius %s passes %s: %.3f ms\n", name, argv[2], argv[3],
-      cf_bench_median_ms (ours, &r, 5));
+      cf_bench_median_ms (ours, &r, REPS));
   cf_bench_frames_free (&r.frames);
   cf_scratch_release (&r.scratch);
   return 0;

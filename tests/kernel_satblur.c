@@ -172,8 +172,9 @@ main (void)
       CF_BORDER_MIRROR);
   check (20, 10, 3, 8, 7, CF_SATBLUR_MAX_RADIUS, 0, 2, CF_BORDER_CLAMP);
   if (!quick) {
-    /* Rows of several rounds of a block, more bands than blocks (window
-     * sums in global memory, each block on several bands). */
+    /* Rows of several rounds of a block (window sums in global memory),
+     * tall enough that the bands are replanned for the capped number of
+     * blocks that such memory allows. */
     check (4100, 600, 4, 8, 0x7, 5, 37, 1, CF_BORDER_CLAMP);
     check (4100, 300, 4, 16, 0xF, 2, 1, 2, CF_BORDER_MIRROR);
     check (3840, 2160, 1, 8, 1, 500, 500, 3, CF_BORDER_CLAMP);
