@@ -144,7 +144,7 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
   pl->acc64 = a->count * max >= (1ull << 32);
 
   pl->threads = (runs + 31) & ~31;
-  pl->threads = pl->threads > BAND_MAX_THREADS ? BAND_MAX_THREADS :
+  pl->threads = pl->threads > band_max_threads (C) ? band_max_threads (C) :
       pl->threads;
   const bool several_rounds = runs > pl->threads;
   const size_t acc = pl->acc64 ? 8 : 4;

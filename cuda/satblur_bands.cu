@@ -119,11 +119,8 @@ prefetch_l1 (const BandArgs & a, int y, int start)
 
 /* The run's column window sums at row y: from the prefixes at the band's
  * first row y0, else by sliding the window down from row y - 1 (held in vw,
- * or in gwin when rows take several rounds). TWO_TERMS: a first row whose
- * window lies inside the frame takes its two prefixes without the general
- * window's table (one- and two-channel kernels: there it saves 5% of a
- * GRAY8 pass; RGBA, with bands three times as tall, measured 3% slower). */
-template < typename T, int N, bool TWO_TERMS > __device__ __forceinline__ void
+ * or in gwin when rows take several rounds). */
+template < typename T, int N > __device__ __forceinline__ void
 window_sums (const BandArgs & a, int y, int y0, int start, int valid,
     unsigned *gwin, unsigned (&vw)[N])
 {
@@ -145,7 +142,9 @@ window_sums (const BandArgs & a, int y, int y0, int start, int valid,
 #pragma unroll
     for (int j = 0; j < N; j++)
       vw[j] = 0;
-    if (TWO_TERMS && cf_sat_inside (y0, a.ry, a.height)) {
+    if (cf_sat_inside (y0, a.ry, a.height)) {
+      /* Most bands: two prefixes, without the general window's table (in
+       * local memory, as the loop below indexes it). */
       column_prefix_add < T, N > (a, y0 + a.ry + 1, 1u, start, valid, vw);
       column_prefix_add < T, N > (a, y0 - a.ry, ~0u, start, valid, vw);
     } else {
@@ -255,7 +254,7 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
 }
 
 template < typename T, typename Acc, int C, bool GP > __global__ void
-__launch_bounds__ (BAND_MAX_THREADS, C <= 2 ? 2 : 1)
+__launch_bounds__ (band_max_threads (C), C <= 2 ? 2 : 1)
 box_bands (const BandArgs a)
 {
   constexpr int N = run_samples (C);
@@ -285,7 +284,7 @@ box_bands (const BandArgs a)
     int buf = 0;
     for (int base = 0; base < n; base += round, buf ^= 1) {
       const int start = base + tid * N, valid = n - start;
-      window_sums < T, N, C <= 2 > (a, y, y0, start, valid, gwin, vw);
+      window_sums < T, N > (a, y, y0, start, valid, gwin, vw);
       /* The next row's entering and leaving rows come to L1 while this
        * row finishes. */
       if (a.ry > 0 && y + 1 < y1 && valid > 0) {

@@ -10,12 +10,12 @@
 
 namespace satblur {
 
-/* Samples per thread, whole pixels: 16 for 1 and 2 channels, 24 for 3, 32
- * for 4, so that a 4K row takes at most 480 threads. */
+/* Samples per thread, whole pixels: 16 for 1, 2 and 4 channels, 24 for 3,
+ * so that a 4K row takes at most 480 threads, 960 for four channels. */
 __host__ __device__ constexpr int
 run_samples (int channels)
 {
-  return channels == 3 ? 24 : (channels == 4 ? 32 : 16);
+  return channels == 3 ? 24 : 16;
 }
 
 /* Where element e of a row prefix lives in shared memory: one pad after
@@ -27,8 +27,13 @@ pidx (int e, int n)
   return e + (int) ((unsigned) e / n);
 }
 
-/* Threads of a band block at most (its launch bounds). */
-constexpr int BAND_MAX_THREADS = 512;
+/* Threads of a band block at most (its launch bounds): four channels take
+ * twice as many threads per row, at half the registers each. */
+__host__ __device__ constexpr int
+band_max_threads (int channels)
+{
+  return channels == 4 ? 1024 : 512;
+}
 
 /* The plane is read and written in vectors of this many bytes when its
  * pointer and stride are multiples of it: 16 for runs of 16, 32, 48 or 64
