@@ -41,26 +41,22 @@ struct DeviceLimits {
 cudaError_t
 read_limits (int dev, DeviceLimits * l)
 {
-  cudaError_t err = cudaDeviceGetAttribute (&l->optin,
-      cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&l->reserved,
-        cudaDevAttrReservedSharedMemoryPerBlock, dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&l->sm_blocks,
-        cudaDevAttrMaxBlocksPerMultiprocessor, dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&l->sm_shared,
-        cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&l->sm_regs,
-        cudaDevAttrMaxRegistersPerMultiprocessor, dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&l->sm_threads,
-        cudaDevAttrMaxThreadsPerMultiProcessor, dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&l->sms, cudaDevAttrMultiProcessorCount,
-        dev);
+  const struct {
+    int *value;
+    cudaDeviceAttr attr;
+  } wanted[] = {
+    {&l->optin, cudaDevAttrMaxSharedMemoryPerBlockOptin},
+    {&l->reserved, cudaDevAttrReservedSharedMemoryPerBlock},
+    {&l->sm_shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor},
+    {&l->sm_regs, cudaDevAttrMaxRegistersPerMultiprocessor},
+    {&l->sm_threads, cudaDevAttrMaxThreadsPerMultiProcessor},
+    {&l->sm_blocks, cudaDevAttrMaxBlocksPerMultiprocessor},
+    {&l->sms, cudaDevAttrMultiProcessorCount},
+  };
+  cudaError_t err = cudaSuccess;
+  for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+    if (err == cudaSuccess)
+      err = cudaDeviceGetAttribute (wanted[i].value, wanted[i].attr, dev);
   if (err == cudaSuccess)
     err = setup_bands (dev, l->optin, &l->band);
   return err;
