@@ -38,8 +38,7 @@ constexpr int PAIRS_PITCH = TILE_W + 2 * PAIR_R + 4;
 template < typename T > __device__ __forceinline__ float
 round_biased (float x)
 {
-  return __fadd_rd (fminf (fmaxf (x + 0.5f, 0.0f), CfSampleMax < T >::value),
-      BIAS);
+  return __fadd_rd (cf_round_up_clamped < T > (x), BIAS);
 }
 
 /* RUN consecutive outputs: v[PAIR_R + k] is output k's value, v[i] the

@@ -60,11 +60,18 @@ template <> struct CfSampleMax <unsigned short> {
   static constexpr float value = 65535.0f;
 };
 
-/* Round to nearest, clamp to the sample range: as cf_round_clamp does. */
+/* v + 0.5 clamped to the sample range: truncated, v rounded to nearest as
+ * cf_round_clamp does. */
+template < typename T > __device__ __forceinline__ float
+cf_round_up_clamped (float v)
+{
+  return fminf (fmaxf (v + 0.5f, 0.0f), CfSampleMax < T >::value);
+}
+
 template < typename T > __device__ __forceinline__ T
 cf_round_to (float v)
 {
-  return (T) fminf (fmaxf (v + 0.5f, 0.0f), CfSampleMax < T >::value);
+  return (T) cf_round_up_clamped < T > (v);
 }
 
 template < typename T > __device__ __forceinline__ const T *

@@ -40,7 +40,7 @@ using Hist = HistT < THREADS >;
  * rank `rank` (0-based), below the count of samples in the bins under it. */
 struct Tracker {
   int med, below;
-  template < class H > __device__ void seek (const H & h, int rank) {
+  __device__ void seek (const Hist & h, int rank) {
     while (below > rank) {
       med--;
       below -= h.get (med);

@@ -47,11 +47,10 @@ segment_sums (const ColumnArgs a)
     }
   }
   /* N sums, packed as Run < S, N > words and stored in 16-byte vectors. */
-  Run < S, N > out;
+  Run < S, N > out = { };
 #pragma unroll
   for (int j = 0; j < N; j++)
-    out.w[j / Run < S, N >::PER_WORD] = j % Run < S, N >::PER_WORD ?
-        out.w[j / Run < S, N >::PER_WORD] | (s[j] << 16) : s[j];
+    out.set (j, s[j]);
   uint4 *dst = (uint4 *) ((S *) a.seg + (size_t) blockIdx.y * a.pitch + start);
 #pragma unroll
   for (int k = 0; k < Run < S, N >::WORDS; k += 4)

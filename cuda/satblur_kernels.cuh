@@ -44,20 +44,21 @@ vector_bytes (int run_bytes)
   return run_bytes % 16 == 0 ? 16 : (run_bytes % 8 == 0 ? 8 : 4);
 }
 
-/* One run of N samples of type T, packed in 32-bit words. */
+/* One run of N samples of type T (8, 16 or 32 bits), packed in 32-bit
+ * words. */
 template < typename T, int N > struct Run {
   static constexpr int PER_WORD = 4 / sizeof (T);
   static constexpr int WORDS = N / PER_WORD;
   static constexpr int BITS = 8 * sizeof (T);
+  static constexpr unsigned MASK = ~0u >> (32 - BITS);
   unsigned w[WORDS];
 
   __device__ __forceinline__ unsigned get (int j) const {
-    return (w[j / PER_WORD] >> (BITS * (j % PER_WORD))) &
-        ((1u << BITS) - 1u);
+    return (w[j / PER_WORD] >> (BITS * (j % PER_WORD))) & MASK;
   }
   __device__ __forceinline__ void set (int j, unsigned v) {
     const int k = j / PER_WORD, sh = BITS * (j % PER_WORD);
-    w[k] = (w[k] & ~(((1u << BITS) - 1u) << sh)) | (v << sh);
+    w[k] = (w[k] & ~(MASK << sh)) | (v << sh);
   }
 };
 
