@@ -11,8 +11,8 @@ extern "C" {
 /* Largest window radius: windows up to 121 x 121, as seed 001's smoother. */
 #define CF_MEDIAN_MAX_RADIUS 60
 #define CF_MEDIAN_MAX_ITERATIONS 16
-/* The largest radius of the register-only kernel (11 x 11). */
-#define CF_MEDIAN_REGISTERS_MAX_RADIUS 5
+/* The largest radius of the register-only kernel (15 x 15). */
+#define CF_MEDIAN_REGISTERS_MAX_RADIUS 7
 
 typedef enum {
   CF_MEDIAN_EXACT = 0,          /* the median of the whole window */

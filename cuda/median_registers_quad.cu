@@ -1,4 +1,4 @@
-/* Exact medians of square windows 5 x 5 to 11 x 11 in registers, by
+/* Exact medians of square windows 5 x 5 to 15 x 15 in registers, by
  * forgetful selection (median_forgetful.cuh) shared by a 2 x 2 group of
  * outputs. The windows of pixels (x, y), (x + 1, y), (x, y + 1) and
  * (x + 1, y + 1) share a (k - 1) x (k - 1) square, which holds at least the
@@ -7,7 +7,10 @@
  * of the top or the bottom row each) and each of those into the two columns
  * (adding k values of the left or the right column). Compared with sharing
  * two rows only, as median_registers.cu does at 3 x 3, that is 11% fewer
- * min/max per output at 5 x 5, 28% at 7 x 7, 36% at 9 x 9.
+ * min/max per output at 5 x 5, 28% at 7 x 7, 36% at 9 x 9. At 15 x 15 the
+ * selection starts from 114 values: 159 registers, one block per SM,
+ * without spills (capping it at 128 for two blocks spills and is no
+ * faster).
  *
  * Each thread works on one channel: only the filtered ones get threads, so
  * an RGBA frame's alpha costs no selection; the first filtered channel's
@@ -188,6 +191,10 @@ launch_depth (const CfPlane * src, const CfPlane * dst, int radius,
       return launch < T, 4 > (src, dst, border, mask, stream);
     case 5:
       return launch < T, 5 > (src, dst, border, mask, stream);
+    case 6:
+      return launch < T, 6 > (src, dst, border, mask, stream);
+    case 7:
+      return launch < T, 7 > (src, dst, border, mask, stream);
   }
   return CF_ERROR_INVALID;
 }
