@@ -52,10 +52,27 @@ median_registers_quad (const void *__restrict__ src, size_t src_stride,
   const int y0 = blockIdx.y * 2 * ROW_PAIRS;
   const int s0 = (x0 - RADIUS) * channels;
   const bool inside_x = s0 >= 0 && s0 + tile_w + far <= row_samples;
+  /* 8-bit four-channel rows away from the borders are staged a pixel (one
+   * 32-bit load) at a time, four tile words per 16-byte store. */
+  const bool pixels = sizeof (T) == 1 && channels == 4 && inside_x
+      && ((uintptr_t) src | src_stride) % 4 == 0;
 
   for (int ty = threadIdx.y; ty < tile_h; ty += ROW_PAIRS) {
     const T *in = cf_row < T > (src, src_stride,
         cf_border_index (y0 - RADIUS + ty, height, border));
+    if (pixels) {
+      const unsigned *lo4 = (const unsigned *) (in + s0);
+      const unsigned *hi4 = (const unsigned *) (in + s0 + far);
+      uint4 *row = (uint4 *) (tile + ty * tile_w);
+      for (int q = threadIdx.x; q < tile_w / 4; q += blockDim.x) {
+        const unsigned a = lo4[q], b = hi4[q];
+        auto word = [&](int c)->unsigned {
+          return ((a >> (8 * c)) & 0xffu) | ((b >> (8 * c)) & 0xffu) << 16;
+        };
+        row[q] = make_uint4 (word (0), word (1), word (2), word (3));
+      }
+      continue;
+    }
     for (int tx = threadIdx.x; tx < tile_w; tx += blockDim.x) {
       int j = s0 + tx;
       unsigned lo, hi;
