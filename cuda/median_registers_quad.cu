@@ -195,6 +195,10 @@ launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
   return cf_launch_status ();
 }
 
+/* Every radius that params_valid (median.cu) lets through. */
+static_assert (CF_MEDIAN_REGISTERS_MAX_RADIUS == 7,
+    "launch_depth lists radii 2 .. CF_MEDIAN_REGISTERS_MAX_RADIUS");
+
 template < typename T > CfStatus
 launch_depth (const CfPlane * src, const CfPlane * dst, int radius,
     CfBorder border, unsigned mask, cudaStream_t stream)
