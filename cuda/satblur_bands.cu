@@ -10,8 +10,8 @@
  * the rounded quotient. The column table is never stored.
  *
  * Window sums fit 32 bits ((2 ry + 1) x 65535 < 2^32); the row prefixes are
- * kept modulo 2^32, or 2^64 when a box's sum may not fit 32 bits, and their
- * differences are exact. Rows longer than a block's runs take several
+ * kept modulo 2^32, or 2^64 when a box's sum (plus half the count, for the
+ * rounding) may not fit 32 bits, and their differences are exact. Rows longer than a block's runs take several
  * rounds, their window sums then kept in global memory; row prefixes too
  * large for shared memory live in global memory (GP). */
 #include "satblur_kernels.cuh"
@@ -23,10 +23,10 @@ namespace {
 /* round (s / count), half up, exactly: the float estimate of a quotient of
  * at most 65535 is within 1 of its floor, which one step corrects. */
 __device__ __forceinline__ unsigned
-div_round (unsigned long long s, unsigned long long count, float inv)
+div_round (unsigned long long s, const BandArgs & a)
 {
-  unsigned q = __float2uint_rz ((float) s * inv);
-  long long c = (long long) count;
+  unsigned q = __float2uint_rz ((float) s * a.inv_count);
+  long long c = (long long) a.count;
   long long rem = (long long) s - (long long) q *c;
   if (rem < 0) {
     q--;
@@ -38,17 +38,14 @@ div_round (unsigned long long s, unsigned long long count, float inv)
   return q + (2 * rem >= c);
 }
 
-/* The same for 32-bit sums (count < 2^24): the remainder of the rounded
- * division, 2 s + count - 2 count q, lies within (-4 count, 4 count), so
- * 32-bit modular arithmetic gives it exactly. */
+/* The same for 32-bit sums, in integers: the count is odd, so round (s /
+ * count) = floor ((s + count / 2) / count), a division by a constant done
+ * as a multiply-high and a shift by the magic numbers of round_div_magic
+ * (satblur.cu). */
 __device__ __forceinline__ unsigned
-div_round (unsigned s, unsigned long long count, float inv)
+div_round (unsigned s, const BandArgs & a)
 {
-  const unsigned c = (unsigned) count;
-  unsigned q = __float2uint_rn ((float) s * inv);
-  const int rem = (int) (2 * s + c - 2 * c * q);
-  q += (rem >= (int) (2 * c)) - (rem < 0);
-  return q;
+  return __umulhi (s + a.div_add, a.div_magic) >> a.div_shift;
 }
 
 template < typename Acc > __device__ __forceinline__ Acc
@@ -119,10 +116,12 @@ prefetch_l1 (const BandArgs & a, int y, int start)
 
 /* The run's column window sums at row y: from the prefixes at the band's
  * first row y0, else by sliding the window down from row y - 1 (held in vw,
- * or in gwin when rows take several rounds). */
+ * or in gwin when rows take several rounds); the entering and leaving runs
+ * are e_ahead and l_ahead when `ahead`, else loaded here. */
 template < typename T, int N > __device__ __forceinline__ void
 window_sums (const BandArgs & a, int y, int y0, int start, int valid,
-    unsigned *gwin, unsigned (&vw)[N])
+    unsigned *gwin, unsigned (&vw)[N], const Run < T, N > &e_ahead,
+    const Run < T, N > &l_ahead, bool ahead)
 {
   if (valid <= 0) {
 #pragma unroll
@@ -166,10 +165,10 @@ window_sums (const BandArgs & a, int y, int y0, int start, int valid,
         vw[4 * k + 3] = q.w;
       }
     }
-    const Run < T, N > e = load_run < T, N > (cf_row < T > (a.src,
-            a.src_stride, entering_row (a, y)) + start, valid, a.vec_src);
-    const Run < T, N > l = load_run < T, N > (cf_row < T > (a.src,
-            a.src_stride, leaving_row (a, y)) + start, valid, a.vec_src);
+    const Run < T, N > e = ahead ? e_ahead : load_run < T, N > (cf_row < T >
+        (a.src, a.src_stride, entering_row (a, y)) + start, valid, a.vec_src);
+    const Run < T, N > l = ahead ? l_ahead : load_run < T, N > (cf_row < T >
+        (a.src, a.src_stride, leaving_row (a, y)) + start, valid, a.vec_src);
 #pragma unroll
     for (int j = 0; j < N; j++)
       vw[j] += e.get (j) - l.get (j);
@@ -212,7 +211,7 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
 #pragma unroll
     for (int j = 0; j < N; j++)
       o.set (j, div_round (pre[pidx (hi + j, N)] -
-              pre[pidx (lo + j, N)], a.count, a.inv_count));
+              pre[pidx (lo + j, N)], a));
   } else {
 #pragma unroll
     for (int p = 0; p < PIX; p++) {
@@ -236,7 +235,7 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
             if (wx.w[k] != 0)
               s += (Acc) wx.w[k] * pre[pidx (wx.t[k] * C + c, N)];
         }
-        o.set (p * C + c, div_round (s, a.count, a.inv_count));
+        o.set (p * C + c, div_round (s, a));
       }
     }
   }
@@ -254,7 +253,7 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
 }
 
 template < typename T, typename Acc, int C, bool GP > __global__ void
-__launch_bounds__ (band_max_threads (C), C <= 2 ? 2 : 1)
+__launch_bounds__ (band_max_threads (C), band_min_blocks (C))
 box_bands (const BandArgs a)
 {
   constexpr int N = run_samples (C);
@@ -272,6 +271,12 @@ box_bands (const BandArgs a)
   if (tid < C)
     pre[tid] = 0;
 
+  /* Row y's entering and leaving runs, loaded into registers during row
+   * y - 1 when rows take one round, else prefetched to L1. Only for 8-bit
+   * samples and 32-bit sums: other kernels would spill registers. */
+  constexpr bool AHEAD = sizeof (T) == 1 && sizeof (Acc) == 4;
+  Run < T, N > e_ahead = { }, l_ahead = { };
+  const bool ahead = AHEAD && n <= round;
   const int y0 = blockIdx.x * a.band_rows;
   const int y1 = min (a.height, y0 + a.band_rows);
   for (int y = y0; y < y1; y++) {
@@ -284,12 +289,18 @@ box_bands (const BandArgs a)
     int buf = 0;
     for (int base = 0; base < n; base += round, buf ^= 1) {
       const int start = base + tid * N, valid = n - start;
-      window_sums < T, N > (a, y, y0, start, valid, gwin, vw);
-      /* The next row's entering and leaving rows come to L1 while this
-       * row finishes. */
+      window_sums < T, N > (a, y, y0, start, valid, gwin, vw, e_ahead,
+          l_ahead, ahead && y > y0);
       if (a.ry > 0 && y + 1 < y1 && valid > 0) {
-        prefetch_l1 < T > (a, entering_row (a, y + 1), start);
-        prefetch_l1 < T > (a, leaving_row (a, y + 1), start);
+        if (ahead) {
+          e_ahead = load_run < T, N > (cf_row < T > (a.src, a.src_stride,
+                  entering_row (a, y + 1)) + start, valid, a.vec_src);
+          l_ahead = load_run < T, N > (cf_row < T > (a.src, a.src_stride,
+                  leaving_row (a, y + 1)) + start, valid, a.vec_src);
+        } else {
+          prefetch_l1 < T > (a, entering_row (a, y + 1), start);
+          prefetch_l1 < T > (a, leaving_row (a, y + 1), start);
+        }
       }
       Acc tot[C], incl[C];
 #pragma unroll

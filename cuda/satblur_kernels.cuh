@@ -10,12 +10,13 @@
 
 namespace satblur {
 
-/* Samples per thread, whole pixels: 16 for 1, 2 and 4 channels, 24 for 3,
- * so that a 4K row takes at most 480 threads, 960 for four channels. */
+/* Samples per thread, whole pixels: 8 for 1 channel, 16 for 2 and 4, 24
+ * for 3, so that a 4K row takes at most 480 threads, 960 for four
+ * channels. */
 __host__ __device__ constexpr int
 run_samples (int channels)
 {
-  return channels == 3 ? 24 : 16;
+  return channels == 3 ? 24 : (channels == 1 ? 8 : 16);
 }
 
 /* Where element e of a row prefix lives in shared memory: one pad after
@@ -33,6 +34,14 @@ __host__ __device__ constexpr int
 band_max_threads (int channels)
 {
   return channels == 4 ? 1024 : 512;
+}
+
+/* Blocks of band_max_threads () a multiprocessor should hold at once (the
+ * launch bounds' register budget): three for one channel's short runs. */
+__host__ __device__ constexpr int
+band_min_blocks (int channels)
+{
+  return channels == 1 ? 3 : (channels == 2 ? 2 : 1);
 }
 
 /* The plane is read and written in vectors of this many bytes when its
@@ -162,6 +171,8 @@ struct BandArgs {
   unsigned mask;
   unsigned long long count;
   float inv_count;
+  unsigned div_magic, div_add;  /* 32-bit sums: see round_div_magic () */
+  int div_shift;
   bool vec_src, vec_dst;
 };
 

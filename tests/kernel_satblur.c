@@ -164,6 +164,10 @@ main (void)
   check (301, 199, 4, 16, 0xB, 400, 90, 1, CF_BORDER_MIRROR);
   check (50, 40, 1, 8, 1, 2100, 2100, 1, CF_BORDER_MIRROR);
   check (50, 40, 2, 8, 3, 2100, 2100, 3, CF_BORDER_CLAMP);
+  /* The largest boxes of 32-bit sums (count x max + count / 2 < 2^32),
+   * divided in integers. */
+  check (60, 50, 1, 8, 1, 2047, 2047, 1, CF_BORDER_CLAMP);
+  check (300, 280, 1, 16, 1, 128, 127, 2, CF_BORDER_MIRROR);
   /* Prefix rows too large for shared memory, kept in global scratch. */
   check (8000, 5, 4, 16, 0x7, 3000, 20, 1, CF_BORDER_CLAMP);
   check (32767, 3, 4, 8, 0xF, 9000, 1, 2, CF_BORDER_MIRROR);
@@ -177,6 +181,8 @@ main (void)
      * blocks that such memory allows. */
     check (4100, 600, 4, 8, 0x7, 5, 37, 1, CF_BORDER_CLAMP);
     check (4100, 300, 4, 16, 0xF, 2, 1, 2, CF_BORDER_MIRROR);
+    check (5000, 400, 1, 8, 1, 12, 30, 2, CF_BORDER_MIRROR);
+    check (4500, 300, 1, 16, 1, 3, 9, 1, CF_BORDER_CLAMP);
     check (3840, 2160, 1, 8, 1, 500, 500, 3, CF_BORDER_CLAMP);
     check (3840, 2160, 4, 8, 0x7, 31, 31, 1, CF_BORDER_MIRROR);
     check (3840, 2160, 1, 16, 1, 7, 200, 2, CF_BORDER_MIRROR);
