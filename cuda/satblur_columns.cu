@@ -36,14 +36,29 @@ segment_sums (const ColumnArgs a)
 #pragma unroll
   for (int j = 0; j < N; j++)
     s[j] = 0;
+  /* Whole segments of whole vectors: every load issued before the sums
+   * wait on them. */
+  if (a.vec && valid >= N && rows == SEG_ROWS) {
+    Run < T, N > r[SEG_ROWS];
 #pragma unroll
-  for (int k = 0; k < SEG_ROWS; k++) {
-    if (k < rows) {
-      const Run < T, N > r = load_run < T, N > (cf_row < T > (a.src,
-              a.src_stride, y0 + k) + start, valid, a.vec);
+    for (int k = 0; k < SEG_ROWS; k++)
+      r[k] = load_run < T, N > (cf_row < T > (a.src, a.src_stride, y0 + k) +
+          start, N, true);
+#pragma unroll
+    for (int k = 0; k < SEG_ROWS; k++)
 #pragma unroll
       for (int j = 0; j < N; j++)
-        s[j] += r.get (j);
+        s[j] += r[k].get (j);
+  } else {
+#pragma unroll
+    for (int k = 0; k < SEG_ROWS; k++) {
+      if (k < rows) {
+        const Run < T, N > r = load_run < T, N > (cf_row < T > (a.src,
+                a.src_stride, y0 + k) + start, valid, a.vec);
+#pragma unroll
+        for (int j = 0; j < N; j++)
+          s[j] += r.get (j);
+      }
     }
   }
   /* N sums, packed as Run < S, N > words and stored in 16-byte vectors. */
