@@ -181,18 +181,16 @@ window_sums (const BandArgs & a, int y, int y0, int start, int valid,
   }
 }
 
-/* E(k) of channel c with clamp borders (satblur_window.h): the prefix of
- * the row extended by its edge pixels, P(k) inside. */
+/* E(k) of channel c with clamp borders (satblur_window.h), without
+ * branches: P at k clamped to 0..width, plus the first pixel (P(1)) times
+ * how far k lies before the row, plus the last pixel times how far after
+ * it. */
 template < typename Acc, int C, int N > __device__ __forceinline__ Acc
-clamp_prefix (const Acc * pre, int k, int c, int width)
+clamp_prefix (const Acc * pre, int k, int c, int width, Acc first, Acc last)
 {
-  if (k <= 0)
-    return (Acc) k * pre[pidx (C + c, N)];
-  if (k <= width)
-    return pre[pidx (k * C + c, N)];
-  const Acc last = pre[pidx (width * C + c, N)];
-  return last + (Acc) (k - width) * (last -
-      pre[pidx ((width - 1) * C + c, N)]);
+  const int t = min (max (k, 0), width);
+  return pre[pidx (t * C + c, N)] + (Acc) min (k, 0) * first +
+      (Acc) max (k - width, 0) * last;
 }
 
 /* The boxes of one run of row y from the row prefix, and its output. */
@@ -212,6 +210,23 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
     for (int j = 0; j < N; j++)
       o.set (j, div_round (pre[pidx (hi + j, N)] -
               pre[pidx (lo + j, N)], a));
+  } else if (a.border == CF_BORDER_CLAMP) {
+    /* The edge runs hold up every row's barrier: no branches here. Samples
+     * past the row are computed (in bounds) but not stored. */
+    Acc first[C], last[C];
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      first[c] = pre[pidx (C + c, N)];
+      last[c] = pre[pidx (a.width * C + c, N)] -
+          pre[pidx ((a.width - 1) * C + c, N)];
+    }
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+      const int x = x0 + j / C, c = j % C;
+      o.set (j, div_round (clamp_prefix < Acc, C, N > (pre, x + a.rx + 1, c,
+                  a.width, first[c], last[c]) - clamp_prefix < Acc, C,
+              N > (pre, x - a.rx, c, a.width, first[c], last[c]), a));
+    }
   } else {
 #pragma unroll
     for (int p = 0; p < PIX; p++) {
@@ -220,21 +235,18 @@ box_run (const BandArgs & a, const Acc * pre, int y, int start, int valid)
         break;
       const bool inside = cf_sat_inside (x, a.rx, a.width);
       CfSatWindow wx = { };
-      if (!inside && a.border == CF_BORDER_MIRROR)
+      if (!inside)
         wx = cf_sat_window (x, a.rx, a.width, a.border);
 #pragma unroll
       for (int c = 0; c < C; c++) {
-        Acc s;
-        if (inside || a.border == CF_BORDER_CLAMP) {
-          s = clamp_prefix < Acc, C, N > (pre, x + a.rx + 1, c, a.width) -
-              clamp_prefix < Acc, C, N > (pre, x - a.rx, c, a.width);
-        } else {
-          s = 0;
+        Acc s = 0;
+        if (inside)
+          s = pre[pidx ((x + a.rx + 1) * C + c, N)] -
+              pre[pidx ((x - a.rx) * C + c, N)];
 #pragma unroll
-          for (int k = 0; k < CF_SAT_TERMS; k++)
-            if (wx.w[k] != 0)
-              s += (Acc) wx.w[k] * pre[pidx (wx.t[k] * C + c, N)];
-        }
+        for (int k = 0; k < CF_SAT_TERMS; k++)
+          if (wx.w[k] != 0)
+            s += (Acc) wx.w[k] * pre[pidx (wx.t[k] * C + c, N)];
         o.set (p * C + c, div_round (s, a));
       }
     }
