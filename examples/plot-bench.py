@@ -10,8 +10,9 @@ Save a benchmark's output first, e.g.
 writes docs/img/bench-median-1.png, ... (PREFIX-N.png with --prefix): one
 per table, numbered in the file's order.
 
-A table is plotted when it has time columns: a header ending in "ms", or any
-number column of a table whose heading says "ms" / "milliseconds". The x axis
+A table is plotted when it has time columns: the headers ending in "ms", or,
+when there are none, every number column of a table whose heading says "ms" /
+"milliseconds". The x axis
 is the first other number column with 3 or more values (sigma, radius,
 window; "5x5" counts as 5); the columns that are not a growing function of x
 (format, size, passes, mode, iterations) split the rows into panels; ratio
@@ -98,8 +99,12 @@ def series(heading, header, rows):
                  and len({number(v) for v in cols[j]}) >= 3), None)
     if xcol is None:
         return None
-    times = [j for j, h in enumerate(header) if j != xcol and not ratio[j] and
-             (h.endswith(" ms") or h == "ms" or (ms_table and numeric[j]))]
+    # Columns named "... ms" when there are any, else every number column of
+    # a table whose heading says ms (not "box" or "passes" beside "ours ms").
+    named = [j for j, h in enumerate(header) if h.endswith(" ms") or h == "ms"]
+    if not named and ms_table:
+        named = [j for j in range(len(header)) if numeric[j]]
+    times = [j for j in named if j != xcol and not ratio[j]]
     if not times:
         return None
     # Panel columns: the rest that take several values at one x.
