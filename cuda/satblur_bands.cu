@@ -11,9 +11,10 @@
  *
  * Window sums fit 32 bits ((2 ry + 1) x 65535 < 2^32); the row prefixes are
  * kept modulo 2^32, or 2^64 when a box's sum (plus half the count, for the
- * rounding) may not fit 32 bits, and their differences are exact. Rows longer than a block's runs take several
- * rounds, their window sums then kept in global memory; row prefixes too
- * large for shared memory live in global memory (GP). */
+ * rounding) may not fit 32 bits, and their differences are exact. Rows
+ * longer than a block's runs take several rounds, their window sums then
+ * kept in global memory; row prefixes too large for shared memory live in
+ * global memory (GP). */
 #include "satblur_kernels.cuh"
 #include "satblur_window.h"
 

@@ -132,8 +132,8 @@ segment_scan (const ColumnArgs a)
 template < typename T > CfStatus
 launch (const ColumnArgs & a, cudaStream_t stream)
 {
-  dim3 grid ((a.pitch + SUM_THREADS * COLUMN_RUN - 1) / (SUM_THREADS * COLUMN_RUN),
-      a.segments);
+  const int per_block = SUM_THREADS * COLUMN_RUN;
+  dim3 grid ((a.pitch + per_block - 1) / per_block, a.segments);
   segment_sums < T, COLUMN_RUN > <<<grid, SUM_THREADS, 0, stream>>> (a);
   dim3 scan_grid ((a.pitch + SCAN_COLS - 1) / SCAN_COLS);
   segment_scan < SegSum < T > ><<<scan_grid, dim3 (SCAN_COLS, SCAN_PARTS), 0,

@@ -1,7 +1,7 @@
 /* Internal to cudasatblur: what its host code (satblur.cu) and its two
  * kernel files (satblur_columns.cu, satblur_bands.cu) share. A thread works
- * on a run of run_samples () samples of a row (whole pixels), loaded and stored in as
- * few vector accesses as the run's bytes allow. */
+ * on a run of run_samples () samples of a row (whole pixels), loaded and
+ * stored in as few vector accesses as the run's bytes allow. */
 #ifndef CF_SATBLUR_KERNELS_CUH
 #define CF_SATBLUR_KERNELS_CUH
 
