@@ -124,40 +124,6 @@ band_blocks (int threads, int regs, size_t shared, const DeviceLimits & lim)
   return lim.sms * per_sm;
 }
 
-/* div_round () for 32-bit sums: floor ((s + div_add) div_magic / 2^(32 +
- * div_shift)) = floor ((s + count / 2) / count) for every s <= max_sum,
- * with div_magic < 2^32 either 2^K / count rounded up, or rounded down with
- * the dividend incremented: at K = 32 + floor (log2 count) one of the two
- * is exact for all 32-bit dividends (Robison, "N-bit unsigned division via
- * N-bit multiply-add", 2005). False when the dividend may not fit 32 bits
- * (the sums then take 64). */
-bool
-round_div_magic (unsigned long long count, unsigned long long max_sum,
-    BandArgs * a)
-{
-  const unsigned long long half = count / 2, n_max = max_sum + half;
-  if (n_max + 1 >= (1ull << 32))
-    return false;
-  for (int k = 32; k < 64; k++) {
-    const unsigned __int128 p = (unsigned __int128) 1 << k;
-    const unsigned __int128 down = p / count, up = (p + count - 1) / count;
-    if (up >> 32)
-      return false;
-    a->div_shift = k - 32;
-    if (n_max * (up * count - p) < p) {
-      a->div_magic = (unsigned) up;
-      a->div_add = (unsigned) half;
-      return true;
-    }
-    if ((n_max + 1) * (p - down * count) <= p) {
-      a->div_magic = (unsigned) down;
-      a->div_add = (unsigned) half + 1;
-      return true;
-    }
-  }
-  return false;
-}
-
 CfStatus
 make_plan (const CfPlane * src, const CfSatBlurParams * p,
     const DeviceLimits & lim, ColumnArgs * col, BandArgs * a, Plan * pl)
@@ -171,7 +137,7 @@ make_plan (const CfPlane * src, const CfSatBlurParams * p,
   a->count = (unsigned long long) (2 * p->radius_x + 1) *
       (unsigned long long) (2 * p->radius_y + 1);
   a->inv_count = 1.0f / (float) a->count;
-  pl->acc64 = !round_div_magic (a->count, a->count * max, a);
+  pl->acc64 = !cf_round_div_magic (a->count, a->count * max, &a->div);
 
   pl->threads = (runs + 31) & ~31;
   pl->threads = pl->threads > band_max_threads (C) ? band_max_threads (C) :

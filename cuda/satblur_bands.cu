@@ -39,14 +39,12 @@ div_round (unsigned long long s, const BandArgs & a)
   return q + (2 * rem >= c);
 }
 
-/* The same for 32-bit sums, in integers: the count is odd, so round (s /
- * count) = floor ((s + count / 2) / count), a division by a constant done
- * as a multiply-high and a shift by the magic numbers of round_div_magic
- * (satblur.cu). */
+/* The same for 32-bit sums, in integers: cf_round_div () of
+ * satblur_divide.h. */
 __device__ __forceinline__ unsigned
 div_round (unsigned s, const BandArgs & a)
 {
-  return __umulhi (s + a.div_add, a.div_magic) >> a.div_shift;
+  return __umulhi (s + a.div.add, a.div.magic) >> a.div.shift;
 }
 
 template < typename Acc > __device__ __forceinline__ Acc

@@ -6,6 +6,7 @@
 #define CF_SATBLUR_KERNELS_CUH
 
 #include "satblur.h"
+#include "satblur_divide.h"
 #include "cf_kernel.cuh"
 
 namespace satblur {
@@ -171,8 +172,7 @@ struct BandArgs {
   unsigned mask;
   unsigned long long count;
   float inv_count;
-  unsigned div_magic, div_add;  /* 32-bit sums: see round_div_magic () */
-  int div_shift;
+  CfRoundDiv div;               /* 32-bit sums: satblur_divide.h */
   bool vec_src, vec_dst;
 };
 
