@@ -39,12 +39,11 @@ div_round (unsigned long long s, const BandArgs & a)
   return q + (2 * rem >= c);
 }
 
-/* The same for 32-bit sums, in integers: cf_round_div () of
- * satblur_divide.h. */
+/* The same for 32-bit sums, in integers (satblur_divide.h). */
 __device__ __forceinline__ unsigned
 div_round (unsigned s, const BandArgs & a)
 {
-  return __umulhi (s + a.div.add, a.div.magic) >> a.div.shift;
+  return cf_round_div (s, &a.div);
 }
 
 template < typename Acc > __device__ __forceinline__ Acc
@@ -301,7 +300,7 @@ box_bands (const BandArgs a)
     for (int base = 0; base < n; base += round, buf ^= 1) {
       const int start = base + tid * N, valid = n - start;
       window_sums < T, N > (a, y, y0, start, valid, gwin, vw, e_ahead,
-          l_ahead, ahead && y > y0);
+          l_ahead, ahead);
       if (a.ry > 0 && y + 1 < y1 && valid > 0) {
         if (ahead) {
           e_ahead = load_run < T, N > (cf_row < T > (a.src, a.src_stride,

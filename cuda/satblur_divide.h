@@ -1,9 +1,11 @@
 /* cudafilters: cudasatblur's rounded division of a box sum by the box's
  * pixel count in 32-bit integers, as one multiply-high and a shift. The
- * host finds the numbers once per call; the band kernel (__umulhi) and the
- * unit test (cf_round_div) apply them. */
+ * host finds the numbers once per call; the band kernel and the unit test
+ * apply them with the same cf_round_div (). */
 #ifndef CF_SATBLUR_DIVIDE_H
 #define CF_SATBLUR_DIVIDE_H
+
+#include "cf_border.h"              /* CF_HD */
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,15 +27,17 @@ typedef struct {
 int cf_round_div_magic (unsigned long long count, unsigned long long max_sum,
     CfRoundDiv * d);
 
-/* What the kernel computes with d. */
-static inline unsigned
+#ifdef __cplusplus
+}
+#endif
+
+/* The quotient: the high word of (s + add) x magic (a multiply-high on the
+ * GPU), shifted. */
+CF_HD unsigned
 cf_round_div (unsigned s, const CfRoundDiv * d)
 {
   return (unsigned) (((unsigned long long) (s + d->add) * d->magic) >> 32) >>
       d->shift;
 }
 
-#ifdef __cplusplus
-}
-#endif
 #endif /* CF_SATBLUR_DIVIDE_H */

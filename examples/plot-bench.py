@@ -12,13 +12,12 @@ per table, numbered in the file's order.
 
 A table is plotted when it has time columns: the headers ending in "ms", or,
 when there are none, every number column of a table whose heading says "ms" /
-"milliseconds". The x axis
-is the first other number column with 3 or more values (sigma, radius,
-window; "5x5" counts as 5); the columns that are not a growing function of x
-(format, size, passes, mode, iterations) split the rows into panels; ratio
-columns ("a/b", "2.1x") are left out. A table whose column headers are "r=1",
-"r=3", ... (bilateral) is read transposed: one line per row. Needs matplotlib
-(Debian: python3-matplotlib).
+"milliseconds". The x axis is the first other number column with 3 or more
+values (sigma, radius, window; "5x5" counts as 5); the columns that are not a
+growing function of x (format, size, passes, mode, iterations) split the rows
+into panels; ratio columns ("a/b", "2.1x") are left out. A table whose
+column headers are "r=1", "r=3", ... (bilateral) is read transposed: one
+line per row. Needs matplotlib (Debian: python3-matplotlib).
 """
 import argparse
 import os
