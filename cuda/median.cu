@@ -1,21 +1,24 @@
 /* cf_median: checks the parameters, picks a kernel by window and runs the
  * iterations, ping-ponging through scratch memory so that the last one
  * lands in dst. The kernels are in median_registers.cu (3 x 3),
- * median_registers_quad.cu (5 x 5 to 15 x 15),
- * median_histogram.cu (large windows) and median_separable.cu (smoother). */
+ * median_registers_quad.cu (5 x 5 to 15 x 15), median_columns.cu (11 x 11
+ * to 31 x 31), median_histogram.cu (any window) and median_separable.cu
+ * (smoother). */
 #include "median.h"
 #include "median_kernels.cuh"
 #include "cf_runtime.h"
 
 namespace {
 
-/* The largest radius that AUTO gives the register kernel, by depth: beyond
- * it the sliding histogram is faster (see docs/cudamedian.md). At 15 x 15,
- * 16-bit, the histogram is 5% faster on full-range noise but twice as slow
- * on smooth pictures; the register kernel's time does not depend on the
- * picture. */
+/* The windows AUTO gives each exact kernel, by depth (measured on the
+ * H100, docs/cudamedian.md). 8-bit: registers up to 9 x 9, then the
+ * sliding histogram. 16-bit: registers up to 13 x 13; sorted columns from
+ * 15 x 15 (1.6 times faster than registers on noise there, as fast on
+ * smooth pictures) to 23 x 23; from 25 x 25 the 16-bit histogram is as fast
+ * on noise and faster on smooth pictures. */
 constexpr int AUTO_REGISTERS_MAX_RADIUS_8 = 4;
-constexpr int AUTO_REGISTERS_MAX_RADIUS_16 = 7;
+constexpr int AUTO_REGISTERS_MAX_RADIUS_16 = 6;
+constexpr int AUTO_COLUMNS_MAX_RADIUS_16 = 11;
 
 size_t
 row_bytes (const CfPlane * p)
@@ -41,17 +44,28 @@ params_valid (const CfMedianParams * p)
   if (p->kernel == CF_MEDIAN_KERNEL_REGISTERS)
     return p->mode == CF_MEDIAN_EXACT && p->radius_x == p->radius_y
         && p->radius_x >= 1 && p->radius_x <= CF_MEDIAN_REGISTERS_MAX_RADIUS;
+  if (p->kernel == CF_MEDIAN_KERNEL_COLUMNS)
+    return p->mode == CF_MEDIAN_EXACT && p->radius_x == p->radius_y
+        && p->radius_x >= CF_MEDIAN_COLUMNS_MIN_RADIUS
+        && p->radius_x <= CF_MEDIAN_COLUMNS_MAX_RADIUS;
   return p->kernel == CF_MEDIAN_KERNEL_AUTO
       || p->kernel == CF_MEDIAN_KERNEL_HISTOGRAM;
 }
 
-bool
-use_registers (const CfMedianParams * p, int depth)
+/* The exact kernel for p on samples of `depth` bits. */
+CfMedianKernel
+exact_kernel (const CfMedianParams * p, int depth)
 {
   if (p->kernel != CF_MEDIAN_KERNEL_AUTO)
-    return p->kernel == CF_MEDIAN_KERNEL_REGISTERS;
-  return p->radius_x == p->radius_y && p->radius_x <= (depth > 8 ?
-      AUTO_REGISTERS_MAX_RADIUS_16 : AUTO_REGISTERS_MAX_RADIUS_8);
+    return p->kernel;
+  if (p->radius_x != p->radius_y)
+    return CF_MEDIAN_KERNEL_HISTOGRAM;
+  if (p->radius_x <= (depth > 8 ? AUTO_REGISTERS_MAX_RADIUS_16 :
+          AUTO_REGISTERS_MAX_RADIUS_8))
+    return CF_MEDIAN_KERNEL_REGISTERS;
+  if (depth > 8 && p->radius_x <= AUTO_COLUMNS_MAX_RADIUS_16)
+    return CF_MEDIAN_KERNEL_COLUMNS;
+  return CF_MEDIAN_KERNEL_HISTOGRAM;
 }
 
 /* One iteration from in to out; `cols` holds the separable column pass. */
@@ -60,13 +74,19 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
     const CfMedianParams * p, unsigned mask, cudaStream_t stream)
 {
   if (p->mode == CF_MEDIAN_EXACT) {
-    if (use_registers (p, in->depth))
-      return p->radius_x == 1 ?
-          cf_median_launch_registers_3x3 (in, out, p->border, mask, stream) :
-          cf_median_launch_registers_quad (in, out, p->radius_x, p->border,
-          mask, stream);
-    return cf_median_launch_histogram (in, out, p->radius_x, p->radius_y,
-        p->border, mask, stream);
+    switch (exact_kernel (p, in->depth)) {
+      case CF_MEDIAN_KERNEL_REGISTERS:
+        return p->radius_x == 1 ?
+            cf_median_launch_registers_3x3 (in, out, p->border, mask, stream) :
+            cf_median_launch_registers_quad (in, out, p->radius_x, p->border,
+            mask, stream);
+      case CF_MEDIAN_KERNEL_COLUMNS:
+        return cf_median_launch_columns (in, out, p->radius_x, p->border,
+            mask, stream);
+      default:
+        return cf_median_launch_histogram (in, out, p->radius_x, p->radius_y,
+            p->border, mask, stream);
+    }
   }
   if (p->radius_x == 0)
     return cf_median_launch_1d (in, out, p->radius_y, 1, p->border, mask,

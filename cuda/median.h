@@ -13,6 +13,9 @@ extern "C" {
 #define CF_MEDIAN_MAX_ITERATIONS 16
 /* The largest radius of the register-only kernel (15 x 15). */
 #define CF_MEDIAN_REGISTERS_MAX_RADIUS 7
+/* The radii of the sorted-column kernel (11 x 11 to 31 x 31). */
+#define CF_MEDIAN_COLUMNS_MIN_RADIUS 5
+#define CF_MEDIAN_COLUMNS_MAX_RADIUS 15
 
 typedef enum {
   CF_MEDIAN_EXACT = 0,          /* the median of the whole window */
@@ -26,7 +29,10 @@ typedef enum {
   CF_MEDIAN_KERNEL_AUTO = 0,
   CF_MEDIAN_KERNEL_REGISTERS,   /* forgetful selection, square windows up to
                                  * CF_MEDIAN_REGISTERS_MAX_RADIUS */
-  CF_MEDIAN_KERNEL_HISTOGRAM    /* sliding histogram, any window */
+  CF_MEDIAN_KERNEL_HISTOGRAM,   /* sliding histogram, any window */
+  CF_MEDIAN_KERNEL_COLUMNS      /* sorted columns and a value cut per output,
+                                 * square windows of radius
+                                 * CF_MEDIAN_COLUMNS_MIN_RADIUS..MAX_RADIUS */
 } CfMedianKernel;
 
 typedef struct {

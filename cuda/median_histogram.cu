@@ -7,6 +7,7 @@
  * 16-bit samples: the block's sorted columns and their coarse counts, and
  * a fine histogram per thread (see median_histogram_16). */
 #include "median_kernels.cuh"
+#include "median_sorted.cuh"
 
 namespace {
 
@@ -70,15 +71,6 @@ src_row (const void *src, size_t stride, const Column & col, int y)
           col.border));
 }
 
-/* Copies a column of a channel that is not filtered. */
-template < typename T > __device__ void
-copy_column (const void *src, size_t src_stride, void *dst, size_t dst_stride,
-    int s, int y0, int y1)
-{
-  for (int y = y0; y < y1; y++)
-    cf_row < T > (dst, dst_stride, y)[s] = cf_row < T > (src, src_stride, y)[s];
-}
-
 __global__ void
 __launch_bounds__ (THREADS)
 median_histogram_8 (const void *__restrict__ src, size_t src_stride,
@@ -96,7 +88,7 @@ median_histogram_8 (const void *__restrict__ src, size_t src_stride,
   };
   const int s = x * channels + col.c;
   if (!((mask >> col.c) & 1u)) {
-    copy_column < unsigned char >(src, src_stride, dst, dst_stride, s, y0, y1);
+    cf_median_copy_column < unsigned char >(src, src_stride, dst, dst_stride, s, y0, y1);
     return;
   }
 
@@ -127,37 +119,6 @@ median_histogram_8 (const void *__restrict__ src, size_t src_stride,
       t.below += (v_in < t.med) - (v_out < t.med);
     }
   }
-}
-
-/* Sorted columns for the 16-bit kernel: lower_bound in column c[0..n). */
-__device__ int
-lower_bound (const unsigned short *c, int n, unsigned key)
-{
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if (c[mid] < key)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-/* Replaces one `out` by `in` in the sorted c[0..n), shifting what is
- * between their places. */
-__device__ void
-replace_sorted (unsigned short *c, int n, unsigned out, unsigned in)
-{
-  int i = lower_bound (c, n, out);
-  if (in > out) {
-    for (; i + 1 < n && c[i + 1] < in; i++)
-      c[i] = c[i + 1];
-  } else {
-    for (; i > 0 && c[i - 1] > in; i--)
-      c[i] = c[i - 1];
-  }
-  c[i] = (unsigned short) in;
 }
 
 /* Column c (ky sorted samples) as a cumulative count of its high bytes:
@@ -312,7 +273,7 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
   const int y1 = min (y0 + STRIP, height);
   if (!((mask >> ch) & 1u)) {
     if (threadIdx.x < OUT && x < width)
-      copy_column < unsigned short >(src, src_stride, dst, dst_stride,
+      cf_median_copy_column < unsigned short >(src, src_stride, dst, dst_stride,
           x * channels + ch, y0, y1);
     return;
   }
@@ -333,14 +294,10 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
   if (j < n_cols) {
     const int js = column_sample (j);
     unsigned short *c = cols + j * ky;
-    for (int i = 0; i < ky; i++) {
-      unsigned v = cf_row < unsigned short >(src, src_stride,
-          cf_border_index (y0 - ry + i, height, border))[js];
-      int k = i;
-      for (; k > 0 && c[k - 1] > v; k--)
-        c[k] = c[k - 1];
-      c[k] = (unsigned short) v;
-    }
+    cf_sort_column < unsigned short >(c, src, src_stride, js, y0 - ry, ky,
+        height, border,[](unsigned v, int) {
+          return v;
+        });
     cdf_build (cdf + j * CDF_WORDS, c, ky);
   }
 
@@ -482,7 +439,7 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
     __syncthreads ();           /* every window read from the columns */
     if (j < n_cols) {
       const unsigned v_out = next & 0xffff, v_in = next >> 16;
-      replace_sorted (cols + j * ky, ky, v_out, v_in);
+      cf_replace_sorted (cols + j * ky, ky, v_out, v_in);
       cdf_move (cdf + j * CDF_WORDS, v_out >> 8, v_in >> 8);
       moved[j] = next;
     }

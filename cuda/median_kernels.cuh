@@ -31,6 +31,11 @@ CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     int radius_x, int radius_y, CfBorder border, unsigned mask,
     cudaStream_t stream);
 
+/* Exact, square windows of radius CF_MEDIAN_COLUMNS_MIN_RADIUS..MAX_RADIUS:
+ * sorted columns and a value cut per output (median_columns.cu). */
+CfStatus cf_median_launch_columns (const CfPlane * src, const CfPlane * dst,
+    int radius, CfBorder border, unsigned mask, cudaStream_t stream);
+
 /* One axis of the separable smoother: medians of 2 radius + 1 samples along
  * x (vertical = 0) or y (vertical = 1) (median_separable.cu). */
 CfStatus cf_median_launch_1d (const CfPlane * src, const CfPlane * dst,

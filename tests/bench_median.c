@@ -127,19 +127,30 @@ kernel_cell (Run * r, CfMedianMode mode, CfMedianKernel k, int size,
 {
   r->p.mode = mode;
   r->p.kernel = k;
-  if (k == CF_MEDIAN_KERNEL_REGISTERS
-      && size / 2 > CF_MEDIAN_REGISTERS_MAX_RADIUS) {
+  if ((k == CF_MEDIAN_KERNEL_REGISTERS
+          && size / 2 > CF_MEDIAN_REGISTERS_MAX_RADIUS)
+      || (k == CF_MEDIAN_KERNEL_COLUMNS
+          && (size / 2 < CF_MEDIAN_COLUMNS_MIN_RADIUS
+              || size / 2 > CF_MEDIAN_COLUMNS_MAX_RADIUS))) {
     snprintf (cell, len, "-");
     return;
   }
   snprintf (cell, len, "%.3f", time_ms (ours, r));
 }
 
-/* bench_median FORMAT SIZE (FORMAT as in the table, "GRAY16 smooth" as
- * GRAY16-smooth): only AUTO on that case, a few launches (for a profiler). */
+/* bench_median FORMAT SIZE [KERNEL] (FORMAT as in the table, "GRAY16
+ * smooth" as GRAY16-smooth; KERNEL registers, histogram or columns, else
+ * AUTO): only that case, a few launches (for a profiler or an A/B run). */
 static int
-profile_one (char **argv, const Format * formats, size_t n)
+profile_one (int argc, char **argv, const Format * formats, size_t n)
 {
+  static const char *kernels[] = { "auto", "registers", "histogram",
+    "columns"
+  };
+  CfMedianKernel kernel = CF_MEDIAN_KERNEL_AUTO;
+  for (int k = 1; argc > 3 && k < 4; k++)
+    if (strcmp (argv[3], kernels[k]) == 0)
+      kernel = (CfMedianKernel) k;
   for (size_t f = 0; f < n; f++) {
     char name[32];
     snprintf (name, sizeof name, "%s", formats[f].name);
@@ -152,14 +163,14 @@ profile_one (char **argv, const Format * formats, size_t n)
     int size = atoi (argv[2]);
     Run r = { 0 };
     CfMedianParams p = { size / 2, size / 2, CF_MEDIAN_EXACT, 1,
-      CF_BORDER_CLAMP, fm->mask, CF_MEDIAN_KERNEL_AUTO
+      CF_BORDER_CLAMP, fm->mask, kernel
     };
     r.frames = cf_bench_frames_new (WIDTH, HEIGHT, fm->channels, fm->depth);
     if (fm->smooth)
       fill_smooth (&r.frames);
     r.p = p;
-    printf ("%s %dx%d: %.3f ms\n", fm->name, size, size,
-        cf_bench_median_ms (ours, &r, 3));
+    printf ("%s %dx%d %s: %.3f ms\n", fm->name, size, size, kernels[kernel],
+        cf_bench_median_ms (ours, &r, argc > 4 ? atoi (argv[4]) : 3));
     return 0;
   }
   return 1;
@@ -184,15 +195,16 @@ main (int argc, char **argv)
   };
 
   cf_bench_init ();
-  if (argc == 3)
-    return profile_one (argv, formats, sizeof formats / sizeof formats[0]);
+  if (argc >= 3)
+    return profile_one (argc, argv, formats,
+        sizeof formats / sizeof formats[0]);
   printf ("NPP: %s\n\n", cf_npp_symbol ("nppiFilterMedian_8u_C1R_Ctx") ?
       "found" : "not found");
   printf ("### cudamedian, %dx%d, clamp border, milliseconds (median of %d)"
       "\n\n", WIDTH, HEIGHT, REPS);
-  printf ("| format | window | auto | registers | histogram | separable | "
-      "copy floor | NPP | NPP/auto | target |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|---|\n");
+  printf ("| format | window | auto | registers | histogram | columns | "
+      "separable | copy floor | NPP | NPP/auto | target |\n");
+  printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
     const Format *fm = &formats[f];
     Run r = { 0 };
@@ -206,13 +218,15 @@ main (int argc, char **argv)
       CfMedianParams p = { size / 2, size / 2, CF_MEDIAN_EXACT, 1,
         CF_BORDER_CLAMP, fm->mask, CF_MEDIAN_KERNEL_AUTO
       };
-      char regs[32], hist[32], sep[32], npp[32] = "-", ratio[32] = "-",
-          target[32] = "-";
+      char regs[32], hist[32], cols[32], sep[32], npp[32] = "-",
+          ratio[32] = "-", target[32] = "-";
       r.p = p;
       kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_REGISTERS, size,
           regs, sizeof regs);
       kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_HISTOGRAM, size,
           hist, sizeof hist);
+      kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_COLUMNS, size,
+          cols, sizeof cols);
       kernel_cell (&r, CF_MEDIAN_SEPARABLE, CF_MEDIAN_KERNEL_AUTO, size,
           sep, sizeof sep);
       r.p = p;
@@ -225,9 +239,9 @@ main (int argc, char **argv)
       }
       if (sizes[s].target > 0)
         snprintf (target, sizeof target, "%gx", sizes[s].target);
-      printf ("| %s | %dx%d | %.3f | %s | %s | %s | %.3f | %s | %s | %s |\n",
-          fm->name, size, size, ms, regs, hist, sep, floor_ms, npp, ratio,
-          target);
+      printf ("| %s | %dx%d | %.3f | %s | %s | %s | %s | %.3f | %s | %s | "
+          "%s |\n", fm->name, size, size, ms, regs, hist, cols, sep, floor_ms,
+          npp, ratio, target);
       fflush (stdout);
     }
     cf_device_free (r.npp_buffer);

@@ -56,7 +56,8 @@ static const char *
 kernel_name (CfMedianKernel k)
 {
   return k == CF_MEDIAN_KERNEL_REGISTERS ? "registers" :
-      k == CF_MEDIAN_KERNEL_HISTOGRAM ? "histogram" : "auto";
+      k == CF_MEDIAN_KERNEL_HISTOGRAM ? "histogram" :
+      k == CF_MEDIAN_KERNEL_COLUMNS ? "columns" : "auto";
 }
 
 static void
@@ -96,6 +97,11 @@ check_invalid (void)
     {1, 2, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_REGISTERS},
     {2, 2, CF_MEDIAN_SEPARABLE, 1, CF_BORDER_CLAMP, 1,
         CF_MEDIAN_KERNEL_REGISTERS},
+    {CF_MEDIAN_COLUMNS_MIN_RADIUS - 1, CF_MEDIAN_COLUMNS_MIN_RADIUS - 1,
+        CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_COLUMNS},
+    {CF_MEDIAN_COLUMNS_MAX_RADIUS + 1, CF_MEDIAN_COLUMNS_MAX_RADIUS + 1,
+        CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_COLUMNS},
+    {6, 5, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_COLUMNS},
     {CF_MEDIAN_MAX_RADIUS + 1, 1, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, 0},
     {1, 1, CF_MEDIAN_EXACT, 0, CF_BORDER_CLAMP, 1, 0},
     {1, 1, CF_MEDIAN_EXACT, CF_MEDIAN_MAX_ITERATIONS + 1, CF_BORDER_CLAMP, 1,
@@ -143,6 +149,18 @@ main (void)
       check (r > 8 ? 53 : 37, r > 8 ? 41 : 29, &layouts[l], r, r,
           CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_HISTOGRAM, 1,
           (l + r) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) (l + r) % 3);
+  /* The sorted-column kernel on every window it takes, every layout, on
+   * frames of one block; a third of them also on frames of several blocks
+   * and strips (140 x 150). */
+  for (int r = CF_MEDIAN_COLUMNS_MIN_RADIUS;
+      r <= CF_MEDIAN_COLUMNS_MAX_RADIUS; r += quick ? 5 : 1)
+    for (size_t l = 0; l < n_layouts; l++)
+      for (int big = 0; big < 2; big++)
+        if (!big || quick || (l + r) % 3 == 0)
+          check (big ? 140 : 33 + r, big ? 150 : 21, &layouts[l], r, r,
+            CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_COLUMNS, 1,
+            (l + r + big) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+            (int) (l + r + big) % 3);
   if (quick)
     return cf_test_finish (passed, failed);
 
