@@ -107,9 +107,7 @@ median_columns (const void *__restrict__ src, size_t src_stride,
         ch;
     if (j < N_COLS)
       cf_sort_column < T > (cols + j * K, src, src_stride, sample[h], y0 - R,
-          K, height, border,[](unsigned v, int) {
-            return v;
-          });
+          K, height, border);
   }
   __syncthreads ();
 

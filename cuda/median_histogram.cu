@@ -88,7 +88,8 @@ median_histogram_8 (const void *__restrict__ src, size_t src_stride,
   };
   const int s = x * channels + col.c;
   if (!((mask >> col.c) & 1u)) {
-    cf_median_copy_column < unsigned char >(src, src_stride, dst, dst_stride, s, y0, y1);
+    cf_median_copy_column < unsigned char >(src, src_stride, dst, dst_stride,
+        s, y0, y1);
     return;
   }
 
@@ -295,9 +296,7 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
     const int js = column_sample (j);
     unsigned short *c = cols + j * ky;
     cf_sort_column < unsigned short >(c, src, src_stride, js, y0 - ry, ky,
-        height, border,[](unsigned v, int) {
-          return v;
-        });
+        height, border);
     cdf_build (cdf + j * CDF_WORDS, c, ky);
   }
 

@@ -7,8 +7,8 @@
 #include "cf_kernel.cuh"
 
 /* The first index of c[0..n) whose sample is not below key. */
-template < typename C > __device__ __forceinline__ int
-cf_lower_bound (const C * c, int n, unsigned key)
+__device__ __forceinline__ int
+cf_lower_bound (const unsigned short *c, int n, unsigned key)
 {
   int lo = 0, hi = n;
   while (lo < hi) {
@@ -23,8 +23,8 @@ cf_lower_bound (const C * c, int n, unsigned key)
 
 /* Replaces one `out` by `in` in the sorted c[0..n), shifting what is
  * between their places. */
-template < typename C > __device__ __forceinline__ void
-cf_replace_sorted (C * c, int n, unsigned out, unsigned in)
+__device__ __forceinline__ void
+cf_replace_sorted (unsigned short *c, int n, unsigned out, unsigned in)
 {
   int i = cf_lower_bound (c, n, out);
   if (in > out) {
@@ -34,22 +34,22 @@ cf_replace_sorted (C * c, int n, unsigned out, unsigned in)
     for (; i > 0 && c[i - 1] > in; i--)
       c[i] = c[i - 1];
   }
-  c[i] = (C) in;
+  c[i] = (unsigned short) in;
 }
 
-/* Sorts key (sample, row) for sample s of the n rows from y (brought
- * inside the plane's height rows by the border rule) into c[0..n). */
-template < typename T, typename C, typename Key > __device__ void
-cf_sort_column (C * c, const void *src, size_t stride, int s, int y, int n,
-    int height, CfBorder border, Key key)
+/* Sorts sample s of the n rows from y (brought inside the plane's height
+ * rows by the border rule) into c[0..n). */
+template < typename T > __device__ void
+cf_sort_column (unsigned short *c, const void *src, size_t stride, int s,
+    int y, int n, int height, CfBorder border)
 {
   for (int i = 0; i < n; i++) {
-    const unsigned v = key (cf_row < T > (src, stride,
-            cf_border_index (y + i, height, border))[s], y + i);
+    const unsigned v = cf_row < T > (src, stride,
+        cf_border_index (y + i, height, border))[s];
     int k = i;
     for (; k > 0 && c[k - 1] > v; k--)
       c[k] = c[k - 1];
-    c[k] = (C) v;
+    c[k] = (unsigned short) v;
   }
 }
 
