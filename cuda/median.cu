@@ -12,13 +12,13 @@ namespace {
 
 /* The windows AUTO gives each exact kernel, by depth (measured on the
  * H100, docs/cudamedian.md). 8-bit: registers up to 9 x 9, then the
- * sliding histogram. 16-bit: registers up to 13 x 13; sorted columns from
+ * sliding histogram. 16-bit: registers up to 13 x 13, sorted columns from
  * 15 x 15 (1.6 times faster than registers on noise there, as fast on
- * smooth pictures) to 23 x 23; from 25 x 25 the 16-bit histogram is as fast
- * on noise and faster on smooth pictures. */
+ * smooth pictures) to 31 x 31 (faster than the 16-bit histogram on noise,
+ * as fast on smooth pictures), then the 16-bit histogram. */
 constexpr int AUTO_REGISTERS_MAX_RADIUS_8 = 4;
 constexpr int AUTO_REGISTERS_MAX_RADIUS_16 = 6;
-constexpr int AUTO_COLUMNS_MAX_RADIUS_16 = 11;
+constexpr int AUTO_COLUMNS_MAX_RADIUS_16 = CF_MEDIAN_COLUMNS_MAX_RADIUS;
 
 size_t
 row_bytes (const CfPlane * p)

@@ -30,8 +30,9 @@ static const Layout layouts[] = {
 };
 
 /* How the random samples are shaped: full range, few values (many ties),
- * or a narrow 16-bit band across a few coarse histogram bins. */
-enum { VALUES_FULL, VALUES_TIES, VALUES_BAND };
+ * a narrow 16-bit band across a few coarse histogram bins, or a steep ramp
+ * with mild noise (the median moves by about a window row every row). */
+enum { VALUES_FULL, VALUES_TIES, VALUES_BAND, VALUES_RAMP };
 
 static void
 shape_values (CfPlane * p, int values)
@@ -45,6 +46,10 @@ shape_values (CfPlane * p, int values)
           *v &= 0x0303;
         else if (values == VALUES_BAND)
           *v = 30000 + (*v & 1023);
+        else if (values == VALUES_RAMP)
+          *v = (uint16_t) (y * 300 + i * 7 + (*v & 63));
+      } else if (values == VALUES_RAMP) {
+        row[i] = (unsigned char) (y * 3 + (row[i] & 3));
       } else if (values != VALUES_FULL) {
         row[i] &= 3;
       }
@@ -160,7 +165,7 @@ main (void)
           check (big ? 140 : 33 + r, big ? 150 : 21, &layouts[l], r, r,
             CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_COLUMNS, 1,
             (l + r + big) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
-            (int) (l + r + big) % 3);
+            (int) (l + r + big) % 4);
   if (quick)
     return cf_test_finish (passed, failed);
 
