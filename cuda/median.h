@@ -30,7 +30,7 @@ typedef enum {
   CF_MEDIAN_KERNEL_REGISTERS,   /* forgetful selection, square windows up to
                                  * CF_MEDIAN_REGISTERS_MAX_RADIUS */
   CF_MEDIAN_KERNEL_HISTOGRAM,   /* sliding histogram, any window */
-  CF_MEDIAN_KERNEL_COLUMNS      /* sorted columns and a value cut per output,
+  CF_MEDIAN_KERNEL_COLUMNS      /* sorted columns and a cut per output,
                                  * square windows of radius
                                  * CF_MEDIAN_COLUMNS_MIN_RADIUS..MAX_RADIUS */
 } CfMedianKernel;

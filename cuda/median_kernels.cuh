@@ -32,7 +32,7 @@ CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     cudaStream_t stream);
 
 /* Exact, square windows of radius CF_MEDIAN_COLUMNS_MIN_RADIUS..MAX_RADIUS:
- * sorted columns and a value cut per output (median_columns.cu). */
+ * sorted columns and a cut per output (median_columns.cu). */
 CfStatus cf_median_launch_columns (const CfPlane * src, const CfPlane * dst,
     int radius, CfBorder border, unsigned mask, cudaStream_t stream);
 
