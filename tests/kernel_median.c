@@ -89,6 +89,14 @@ check (int w, int h, const Layout * l, int rx, int ry, CfMedianMode mode,
   cf_test_plane_free (&ref);
 }
 
+/* Progress: the counts after each part (the whole run takes minutes). */
+static void
+part_done (const char *part)
+{
+  printf ("%s: %ld passed, %ld failed so far\n", part, passed, failed);
+  fflush (stdout);
+}
+
 /* Parameters the GPU path must refuse before launching anything. */
 static void
 check_invalid (void)
@@ -148,12 +156,16 @@ main (void)
             CF_BORDER_CLAMP, (int) (l + s + r) % 3);
       }
 
+  part_done ("register kernels");
+
   /* The histogram kernel on every square window 3..31, every layout. */
   for (int r = 1; r <= 15; r += quick ? 7 : 1)
     for (size_t l = 0; l < n_layouts; l++)
       check (r > 8 ? 53 : 37, r > 8 ? 41 : 29, &layouts[l], r, r,
           CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_HISTOGRAM, 1,
           (l + r) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) (l + r) % 3);
+  part_done ("histogram kernel");
+
   /* The sorted-column kernel on every window it takes, every layout, on
    * frames of one block; a third of them also on frames of several blocks
    * and strips (140 x 150). */
@@ -166,6 +178,7 @@ main (void)
             CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_COLUMNS, 1,
             (l + r + big) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
             (int) (l + r + big) % 4);
+  part_done ("sorted-column kernel");
   if (quick)
     return cf_test_finish (passed, failed);
 
