@@ -29,8 +29,8 @@ constexpr int STRIP = 64;       /* output rows per block */
  * sample above the cut (NO_HI when none), lo[c] one more than its largest
  * below (0 when none), both kept in registers so that a step reads only the
  * column it moves. */
-constexpr unsigned NO_HI = 0x30000u;    /* above any sample and flip_lo */
-constexpr unsigned FLIP = 0x20000u;     /* FLIP - lo: the largest lo first */
+constexpr unsigned NO_HI = 0x30000u;    /* above any sample, any FLIP - lo */
+constexpr unsigned FLIP = 0x20000u;     /* min (FLIP - lo) is the largest lo */
 
 template < int K > struct Cut {
   const unsigned short *w;
@@ -69,8 +69,9 @@ template < int K > struct Cut {
 #pragma unroll
       for (int c = 0; c < K; c++)
         n += (up ? hi[c] : FLIP - lo[c]) == t;
-      /* Up: the n samples of value t above the cut reach the rank. Down:
-       * without the n of value t (the largest below) it is not reached. */
+      /* t is the median if, going up, the n samples of value t above the
+       * cut pass the rank, or, going down, the cut without the n samples
+       * of value t (the largest below it) no longer does. */
       if (up ? l + n > rank : l - n <= rank)
         return up ? t : FLIP - t - 1;
 #pragma unroll
