@@ -144,11 +144,13 @@ kernel_cell (Run * r, CfMedianMode mode, CfMedianKernel k, int size,
 static int
 profile_one (int argc, char **argv, const Format * formats, size_t n)
 {
+  /* Indexed by CfMedianKernel. */
   static const char *kernels[] = { "auto", "registers", "histogram",
     "columns"
   };
   CfMedianKernel kernel = CF_MEDIAN_KERNEL_AUTO;
-  for (int k = 1; argc > 3 && k < 4; k++)
+  for (int k = 1; argc > 3 && k < (int) (sizeof kernels / sizeof *kernels);
+      k++)
     if (strcmp (argv[3], kernels[k]) == 0)
       kernel = (CfMedianKernel) k;
   for (size_t f = 0; f < n; f++) {
