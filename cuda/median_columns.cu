@@ -101,6 +101,29 @@ template < int K > struct Cut {
   }
 };
 
+/* The median of the K columns' middle samples (columns w, K x K). */
+template < int K > __device__ unsigned
+median_of_column_medians (const unsigned short *w)
+{
+  unsigned mid[K];
+#pragma unroll
+  for (int c = 0; c < K; c++)
+    mid[c] = w[c * K + K / 2];
+  unsigned m = mid[0];
+#pragma unroll
+  for (int i = 0; i < K; i++) {
+    int below = 0, upto = 0;
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+      below += mid[j] < mid[i];
+      upto += mid[j] <= mid[i];
+    }
+    if (below <= K / 2 && K / 2 < upto)
+      m = mid[i];
+  }
+  return m;
+}
+
 template < int R, typename T > __global__ void
 __launch_bounds__ (OUT)
 median_columns (const void *__restrict__ src, size_t src_stride,
@@ -135,12 +158,16 @@ median_columns (const void *__restrict__ src, size_t src_stride,
   }
   __syncthreads ();
 
-  /* Start below the middle of the middle column (binary searches). */
+  /* Start below the median of the window's column medians (binary
+   * searches). On 21x21 noise its rank is 6 from the median's on average,
+   * where the middle column's median was 36 (a simulation), and a warp
+   * steps as far as its farthest lane. H100, 21x21: 2.30 -> 1.95 ms on
+   * noise, 3.29 -> 3.20 on the smooth picture. */
   const bool active = x < width;
   Cut < K > cut;
   cut.w = cols + threadIdx.x * K;
   cut.l = 0;
-  unsigned m = cut.w[R * K + R];
+  unsigned m = median_of_column_medians < K > (cut.w);
 #pragma unroll
   for (int c = 0; c < K; c++) {
     cut.p[c] = cf_lower_bound (cut.w + c * K, K, m);
