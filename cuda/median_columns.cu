@@ -17,6 +17,7 @@
  * different numbers of them, and the warp runs the most any lane needs. */
 #include "median_kernels.cuh"
 #include "median_sorted.cuh"
+#include "median_forgetful.cuh"
 
 namespace {
 
@@ -101,27 +102,23 @@ template < int K > struct Cut {
   }
 };
 
-/* The median of the K columns' middle samples (columns w, K x K). */
+/* The median of the K columns' middle samples (columns w, K x K), by the
+ * register kernels' forgetful selection: K / 2 + 2 live values, then the
+ * middle of the last 3. */
 template < int K > __device__ unsigned
 median_of_column_medians (const unsigned short *w)
 {
-  unsigned mid[K];
+  constexpr int LIVE = K / 2 + 2;
+  auto middle = [&](int c)->unsigned {
+    return w[c * K + K / 2];
+  };
+  unsigned v[LIVE];
 #pragma unroll
-  for (int c = 0; c < K; c++)
-    mid[c] = w[c * K + K / 2];
-  unsigned m = mid[0];
-#pragma unroll
-  for (int i = 0; i < K; i++) {
-    int below = 0, upto = 0;
-#pragma unroll
-    for (int j = 0; j < K; j++) {
-      below += mid[j] < mid[i];
-      upto += mid[j] <= mid[i];
-    }
-    if (below <= K / 2 && K / 2 < upto)
-      m = mid[i];
-  }
-  return m;
+  for (int c = 0; c < LIVE; c++)
+    v[c] = middle (c);
+  cf_median_forget < LIVE, K - LIVE > (v, middle, LIVE);
+  cf_median_min_max < 3 > (v);
+  return v[1];
 }
 
 template < int R, typename T > __global__ void
