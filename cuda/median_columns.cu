@@ -236,22 +236,19 @@ median_columns (const void *__restrict__ src, size_t src_stride,
   }
 }
 
-template < typename T, int R = CF_MEDIAN_COLUMNS_MIN_RADIUS > CfStatus
+template < typename T > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, int radius,
     CfBorder border, unsigned mask, cudaStream_t stream)
 {
-  if constexpr (R > CF_MEDIAN_COLUMNS_MAX_RADIUS) {
-    return CF_ERROR_INVALID;
-  } else {
-    if (radius != R)
-      return launch < T, R + 1 > (src, dst, radius, border, mask, stream);
-    const dim3 grid ((src->width + OUT - 1) / OUT,
-        (src->height + STRIP - 1) / STRIP, src->channels);
-    median_columns < R, T > <<<grid, OUT, 0, stream>>> (src->data,
-        src->stride, dst->data, dst->stride, src->width, src->height,
-        src->channels, border, mask);
-    return cf_launch_status ();
-  }
+  const dim3 grid ((src->width + OUT - 1) / OUT,
+      (src->height + STRIP - 1) / STRIP, src->channels);
+  return cf_median_for_radius < CF_MEDIAN_COLUMNS_MIN_RADIUS,
+      CF_MEDIAN_COLUMNS_MAX_RADIUS > (radius, [&](auto r) {
+        median_columns < decltype (r)::value, T > <<<grid, OUT, 0, stream>>>
+            (src->data, src->stride, dst->data, dst->stride, src->width,
+            src->height, src->channels, border, mask);
+        return cf_launch_status ();
+      });
 }
 
 }                               /* namespace */

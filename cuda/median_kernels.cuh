@@ -6,6 +6,8 @@
 #include "cf_kernel.cuh"
 #include "median.h"
 
+#include <type_traits>
+
 /* Where sample j of a row (width pixels of ch channels) is read from: its
  * pixel brought inside the row by the border rule, its channel kept. */
 __device__ __forceinline__ int
@@ -13,6 +15,21 @@ cf_median_border_sample (int j, int width, int ch, CfBorder border)
 {
   int x = j >= 0 ? j / ch : -((ch - 1 - j) / ch);
   return cf_border_index (x, width, border) * ch + (j - x * ch);
+}
+
+/* Calls launch (std::integral_constant < int, R > ()) for the R of LO..HI
+ * that equals radius, so that a launcher instantiates its kernel for each
+ * radius it takes; CF_ERROR_INVALID for any other radius. */
+template < int LO, int HI, typename Launch > CfStatus
+cf_median_for_radius (int radius, const Launch & launch)
+{
+  if constexpr (LO > HI) {
+    return CF_ERROR_INVALID;
+  } else {
+    if (radius == LO)
+      return launch (std::integral_constant < int, LO > ());
+    return cf_median_for_radius < LO + 1, HI > (radius, launch);
+  }
 }
 
 /* Exact 3 x 3: forgetful selection in registers, two rows sharing

@@ -195,29 +195,15 @@ launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
   return cf_launch_status ();
 }
 
-/* Every radius that params_valid (median.cu) lets through. */
-static_assert (CF_MEDIAN_REGISTERS_MAX_RADIUS == 7,
-    "launch_depth lists radii 2 .. CF_MEDIAN_REGISTERS_MAX_RADIUS");
-
 template < typename T > CfStatus
 launch_depth (const CfPlane * src, const CfPlane * dst, int radius,
     CfBorder border, unsigned mask, cudaStream_t stream)
 {
-  switch (radius) {
-    case 2:
-      return launch < T, 2 > (src, dst, border, mask, stream);
-    case 3:
-      return launch < T, 3 > (src, dst, border, mask, stream);
-    case 4:
-      return launch < T, 4 > (src, dst, border, mask, stream);
-    case 5:
-      return launch < T, 5 > (src, dst, border, mask, stream);
-    case 6:
-      return launch < T, 6 > (src, dst, border, mask, stream);
-    case 7:
-      return launch < T, 7 > (src, dst, border, mask, stream);
-  }
-  return CF_ERROR_INVALID;
+  return cf_median_for_radius < 2, CF_MEDIAN_REGISTERS_MAX_RADIUS > (radius,
+      [&](auto r) {
+        return launch < T, decltype (r)::value > (src, dst, border, mask,
+            stream);
+      });
 }
 
 }                               /* namespace */
