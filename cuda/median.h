@@ -16,6 +16,9 @@ extern "C" {
 /* The radii of the sorted-column kernel (11 x 11 to 31 x 31). */
 #define CF_MEDIAN_COLUMNS_MIN_RADIUS 5
 #define CF_MEDIAN_COLUMNS_MAX_RADIUS 15
+/* The radii of the rank-bitmap kernel (11 x 11 to 31 x 31). */
+#define CF_MEDIAN_RANKS_MIN_RADIUS 5
+#define CF_MEDIAN_RANKS_MAX_RADIUS 15
 
 typedef enum {
   CF_MEDIAN_EXACT = 0,          /* the median of the whole window */
@@ -30,9 +33,12 @@ typedef enum {
   CF_MEDIAN_KERNEL_REGISTERS,   /* forgetful selection, square windows up to
                                  * CF_MEDIAN_REGISTERS_MAX_RADIUS */
   CF_MEDIAN_KERNEL_HISTOGRAM,   /* sliding histogram, any window */
-  CF_MEDIAN_KERNEL_COLUMNS      /* sorted columns and a cut per output,
+  CF_MEDIAN_KERNEL_COLUMNS,     /* sorted columns and a cut per output,
                                  * square windows of radius
                                  * CF_MEDIAN_COLUMNS_MIN_RADIUS..MAX_RADIUS */
+  CF_MEDIAN_KERNEL_RANKS        /* tile ranks and a sliding bitmap, square
+                                 * windows of radius
+                                 * CF_MEDIAN_RANKS_MIN_RADIUS..MAX_RADIUS */
 } CfMedianKernel;
 
 typedef struct {
@@ -46,7 +52,8 @@ typedef struct {
 } CfMedianParams;
 
 /* Device scratch bytes that cf_median needs for a plane like @plane (for
- * iterations > 1 and the separable mode); 0 when it needs none. */
+ * iterations > 1, the separable mode and the rank kernel's tiles); 0 when
+ * it needs none. */
 size_t cf_median_scratch_size (const CfPlane * plane,
     const CfMedianParams * params);
 

@@ -53,6 +53,14 @@ CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
 CfStatus cf_median_launch_columns (const CfPlane * src, const CfPlane * dst,
     int radius, CfBorder border, unsigned mask, cudaStream_t stream);
 
+/* Exact, square windows of radius CF_MEDIAN_RANKS_MIN_RADIUS..MAX_RADIUS:
+ * tile ranks and a sliding bitmap per output column (median_ranks.cu).
+ * scratch: cf_median_ranks_scratch_size () bytes of device memory. */
+CfStatus cf_median_launch_ranks (const CfPlane * src, const CfPlane * dst,
+    int radius, CfBorder border, unsigned mask, void *scratch,
+    cudaStream_t stream);
+size_t cf_median_ranks_scratch_size (const CfPlane * plane, int radius);
+
 /* One axis of the separable smoother: medians of 2 radius + 1 samples along
  * x (vertical = 0) or y (vertical = 1) (median_separable.cu). */
 CfStatus cf_median_launch_1d (const CfPlane * src, const CfPlane * dst,

@@ -1,0 +1,211 @@
+/* Exact medians of square windows from 11 x 11 to 31 x 31 by ranks: the
+ * same work for 8- and 16-bit samples.
+ *
+ * The frame is cut into tiles of TILE_W x TILE_H outputs. A first kernel
+ * sorts each tile's input region (the tile and its border of r samples:
+ * (TILE_W + 2 r) x (TILE_H + 2 r) samples, border rule applied) and writes
+ * each sample's rank in it, and the samples in rank order. Ties are ranked
+ * in any order: every rank is then one sample, and a window's median is
+ * the value of its middle rank.
+ *
+ * A second kernel slides down each output column of a tile with its window
+ * as a bitmap of ranks in shared memory (one bit per sample of the region:
+ * 221 words at 21 x 21), as the 8-bit histogram kernel slides its
+ * histogram: a new row toggles the k bits of the window row that left and
+ * the k of the one that came, and the word holding the median rank moves
+ * from where it was by popcounts. Nothing depends on the sample depth or
+ * on the picture. */
+#include "median_kernels.cuh"
+#include "median_sorted.cuh"
+
+#include <cub/block/block_radix_sort.cuh>
+
+namespace {
+
+constexpr int TILE_W = 64;      /* output columns (threads) per tile */
+constexpr int TILE_H = 64;      /* output rows per tile */
+constexpr int SORT_THREADS = 512;
+
+template < int R > struct Region {
+  static constexpr int W = TILE_W + 2 * R, H = TILE_H + 2 * R, N = W * H;
+  static constexpr int WORDS = (N + 31) / 32;   /* bitmap words */
+  static constexpr int ITEMS = (N + SORT_THREADS - 1) / SORT_THREADS;
+};
+
+/* Ranks of the samples of channel c in each tile's region: rank[i] for the
+ * region's sample i (row-major), value[j] the sample of rank j. */
+template < int R, typename T > __global__ void
+__launch_bounds__ (SORT_THREADS)
+rank_tiles (const void *__restrict__ src, size_t src_stride, int width,
+    int height, int channels, int c, CfBorder border,
+    unsigned short *__restrict__ rank, unsigned short *__restrict__ value)
+{
+  using G = Region < R >;
+  using Sort = cub::BlockRadixSort < unsigned short, SORT_THREADS, G::ITEMS,
+      unsigned short >;
+  __shared__ typename Sort::TempStorage tmp;
+  const size_t tile = (size_t) blockIdx.y * gridDim.x + blockIdx.x;
+  const int x0 = blockIdx.x * TILE_W - R, y0 = blockIdx.y * TILE_H - R;
+
+  /* Blocked: thread t holds samples t * ITEMS .. ; the padding past N comes
+   * last and stays last among equal keys (the sort is stable), so every
+   * sample's rank is below N. */
+  unsigned short key[G::ITEMS], index[G::ITEMS];
+#pragma unroll
+  for (int i = 0; i < G::ITEMS; i++) {
+    const int j = threadIdx.x * G::ITEMS + i;
+    index[i] = (unsigned short) j;
+    key[i] = (unsigned short) ~0u;
+    if (j < G::N) {
+      const int x = cf_border_index (x0 + j % G::W, width, border);
+      const int y = cf_border_index (y0 + j / G::W, height, border);
+      key[i] = cf_row < T > (src, src_stride, y)[x * channels + c];
+    }
+  }
+  Sort (tmp).Sort (key, index, 0, 8 * sizeof (T));
+#pragma unroll
+  for (int i = 0; i < G::ITEMS; i++) {
+    const int j = threadIdx.x * G::ITEMS + i;
+    if (j < G::N) {
+      rank[tile * G::N + index[i]] = (unsigned short) j;
+      value[tile * G::N + j] = key[i];
+    }
+  }
+}
+
+/* One thread's bitmap: word i at w[i * TILE_W], so that the threads of a
+ * warp hit different banks. Toggles are shared-memory atomics whose result
+ * is unused: they issue back to back (no other thread touches the words). */
+struct Bits {
+  unsigned *w;
+  __device__ void toggle (unsigned r) {
+    atomicXor (&w[(r >> 5) * TILE_W], 1u << (r & 31));
+  }
+  __device__ int count (int i) const {
+    return __popc (w[i * TILE_W]);
+  }
+};
+
+/* The position of the n-th (0-based) set bit of v, by halving. */
+__device__ __forceinline__ int
+nth_set_bit (unsigned v, int n)
+{
+  int pos = 0;
+#pragma unroll
+  for (int half = 16; half > 0; half >>= 1) {
+    const int low = __popc ((v >> pos) & ((1u << half) - 1));
+    if (n >= low) {
+      n -= low;
+      pos += half;
+    }
+  }
+  return pos;
+}
+
+template < int R, typename T > __global__ void
+__launch_bounds__ (TILE_W)
+median_rank_bits (const void *__restrict__ src, size_t src_stride,
+    void *__restrict__ dst, size_t dst_stride, int width, int height,
+    int channels, int c, bool copy, const unsigned short *__restrict__ rank,
+    const unsigned short *__restrict__ value)
+{
+  using G = Region < R >;
+  constexpr int K = 2 * R + 1, MEDIAN = K * K / 2;
+  extern __shared__ unsigned words[];
+  const int t = threadIdx.x, x = blockIdx.x * TILE_W + t;
+  const int y0 = blockIdx.y * TILE_H, y1 = min (y0 + TILE_H, height);
+  if (x >= width)
+    return;
+  const int s = x * channels + c;
+  if (copy) {
+    cf_median_copy_column < T > (src, src_stride, dst, dst_stride, s, y0, y1);
+    return;
+  }
+  const size_t tile = (size_t) blockIdx.y * gridDim.x + blockIdx.x;
+  const unsigned short *rk = rank + tile * G::N + t;
+  const unsigned short *val = value + tile * G::N;
+
+  Bits b = { words + t };
+  for (int i = 0; i < G::WORDS; i++)
+    b.w[i * TILE_W] = 0;
+  for (int dy = 0; dy < K; dy++)
+#pragma unroll
+    for (int dx = 0; dx < K; dx++)
+      b.toggle (rk[dy * G::W + dx]);
+
+  /* word: the bitmap word holding the median rank; below: the window's
+   * samples of lower words. */
+  int word = 0, below = 0;
+  for (int row = 0;; row++) {
+    while (below > MEDIAN)
+      below -= b.count (--word);
+    for (int n; below + (n = b.count (word)) <= MEDIAN; word++)
+      below += n;
+    const int r = word * 32 + nth_set_bit (b.w[word * TILE_W], MEDIAN - below);
+    cf_row < T > (dst, dst_stride, y0 + row)[s] = (T) val[r];
+    if (y0 + row + 1 >= y1)
+      break;
+    const unsigned short *out = rk + row * G::W, *in = out + K * G::W;
+    const unsigned edge = word * 32;
+#pragma unroll
+    for (int dx = 0; dx < K; dx++) {
+      const unsigned r_out = out[dx], r_in = in[dx];
+      b.toggle (r_out);
+      b.toggle (r_in);
+      below += (r_in < edge) - (r_out < edge);
+    }
+  }
+}
+
+template < int R, typename T > CfStatus
+launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
+    unsigned mask, void *scratch, cudaStream_t stream)
+{
+  using G = Region < R >;
+  const dim3 grid ((src->width + TILE_W - 1) / TILE_W,
+      (src->height + TILE_H - 1) / TILE_H);
+  unsigned short *rank = (unsigned short *) scratch;
+  unsigned short *value = rank + (size_t) grid.x * grid.y * G::N;
+  const size_t smem = sizeof (unsigned) * G::WORDS * TILE_W;
+  CfStatus st = cf_allow_smem < median_rank_bits < R, T > >(smem);
+  if (st != CF_OK)
+    return st;
+  /* One channel at a time: the scratch holds one channel's ranks. */
+  for (int c = 0; c < src->channels; c++) {
+    const bool copy = !((mask >> c) & 1u);
+    if (!copy)
+      rank_tiles < R, T > <<<grid, SORT_THREADS, 0, stream>>> (src->data,
+          src->stride, src->width, src->height, src->channels, c, border,
+          rank, value);
+    median_rank_bits < R, T > <<<grid, TILE_W, smem, stream>>> (src->data,
+        src->stride, dst->data, dst->stride, src->width, src->height,
+        src->channels, c, copy, rank, value);
+  }
+  return cf_launch_status ();
+}
+
+}                               /* namespace */
+
+size_t
+cf_median_ranks_scratch_size (const CfPlane * plane, int radius)
+{
+  const size_t tiles = (size_t) ((plane->width + TILE_W - 1) / TILE_W) *
+      ((plane->height + TILE_H - 1) / TILE_H);
+  const size_t n = (size_t) (TILE_W + 2 * radius) * (TILE_H + 2 * radius);
+  return 2 * sizeof (unsigned short) * tiles * n;
+}
+
+CfStatus
+cf_median_launch_ranks (const CfPlane * src, const CfPlane * dst,
+    int radius, CfBorder border, unsigned mask, void *scratch,
+    cudaStream_t stream)
+{
+  return cf_median_for_radius < CF_MEDIAN_RANKS_MIN_RADIUS,
+      CF_MEDIAN_RANKS_MAX_RADIUS > (radius,[&](auto r) {
+        return src->depth > 8 ?
+            launch < r, unsigned short >(src, dst, border, mask, scratch,
+            stream) :
+            launch < r, unsigned char >(src, dst, border, mask, scratch,
+            stream);
+      });
+}
