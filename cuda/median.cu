@@ -1,9 +1,9 @@
 /* cf_median: checks the parameters, picks a kernel by window and runs the
  * iterations, ping-ponging through scratch memory so that the last one
  * lands in dst. The kernels are in median_registers.cu (3 x 3),
- * median_registers_quad.cu (5 x 5 to 15 x 15), median_columns.cu and
- * median_ranks.cu (11 x 11 to 31 x 31), median_histogram.cu (any window)
- * and median_separable.cu (smoother). */
+ * median_registers_quad.cu (5 x 5 to 15 x 15), median_ranks.cu (11 x 11
+ * to 31 x 31), median_histogram.cu (any window) and median_separable.cu
+ * (smoother). */
 #include "median.h"
 #include "median_kernels.cuh"
 #include "cf_runtime.h"
@@ -13,8 +13,8 @@ namespace {
 /* The windows AUTO gives each exact kernel, by depth (measured on the
  * H100, docs/cudamedian.md). 8-bit: registers up to 9 x 9, then the
  * sliding histogram. 16-bit: registers up to 13 x 13, tile ranks from
- * 15 x 15 to 31 x 31 (1.6 to 4.2 times faster than the sorted columns
- * there, whatever the picture), then the 16-bit histogram. */
+ * 15 x 15 to 31 x 31 (1.6 to 4.2 times faster there than the sorted-column
+ * kernel it replaced, whatever the picture), then the 16-bit histogram. */
 constexpr int AUTO_REGISTERS_MAX_RADIUS_8 = 4;
 constexpr int AUTO_REGISTERS_MAX_RADIUS_16 = 6;
 constexpr int AUTO_RANKS_MAX_RADIUS_16 = CF_MEDIAN_RANKS_MAX_RADIUS;
@@ -43,10 +43,6 @@ params_valid (const CfMedianParams * p)
   if (p->kernel == CF_MEDIAN_KERNEL_REGISTERS)
     return p->mode == CF_MEDIAN_EXACT && p->radius_x == p->radius_y
         && p->radius_x >= 1 && p->radius_x <= CF_MEDIAN_REGISTERS_MAX_RADIUS;
-  if (p->kernel == CF_MEDIAN_KERNEL_COLUMNS)
-    return p->mode == CF_MEDIAN_EXACT && p->radius_x == p->radius_y
-        && p->radius_x >= CF_MEDIAN_COLUMNS_MIN_RADIUS
-        && p->radius_x <= CF_MEDIAN_COLUMNS_MAX_RADIUS;
   if (p->kernel == CF_MEDIAN_KERNEL_RANKS)
     return p->mode == CF_MEDIAN_EXACT && p->radius_x == p->radius_y
         && p->radius_x >= CF_MEDIAN_RANKS_MIN_RADIUS
@@ -84,9 +80,6 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
         return p->radius_x == 1 ?
             cf_median_launch_registers_3x3 (in, out, p->border, mask, stream) :
             cf_median_launch_registers_quad (in, out, p->radius_x, p->border,
-            mask, stream);
-      case CF_MEDIAN_KERNEL_COLUMNS:
-        return cf_median_launch_columns (in, out, p->radius_x, p->border,
             mask, stream);
       case CF_MEDIAN_KERNEL_RANKS:
         return cf_median_launch_ranks (in, out, p->radius_x, p->border,

@@ -13,9 +13,6 @@ extern "C" {
 #define CF_MEDIAN_MAX_ITERATIONS 16
 /* The largest radius of the register-only kernel (15 x 15). */
 #define CF_MEDIAN_REGISTERS_MAX_RADIUS 7
-/* The radii of the sorted-column kernel (11 x 11 to 31 x 31). */
-#define CF_MEDIAN_COLUMNS_MIN_RADIUS 5
-#define CF_MEDIAN_COLUMNS_MAX_RADIUS 15
 /* The radii of the rank-bitmap kernel (11 x 11 to 31 x 31). */
 #define CF_MEDIAN_RANKS_MIN_RADIUS 5
 #define CF_MEDIAN_RANKS_MAX_RADIUS 15
@@ -33,9 +30,6 @@ typedef enum {
   CF_MEDIAN_KERNEL_REGISTERS,   /* forgetful selection, square windows up to
                                  * CF_MEDIAN_REGISTERS_MAX_RADIUS */
   CF_MEDIAN_KERNEL_HISTOGRAM,   /* sliding histogram, any window */
-  CF_MEDIAN_KERNEL_COLUMNS,     /* sorted columns and a cut per output,
-                                 * square windows of radius
-                                 * CF_MEDIAN_COLUMNS_MIN_RADIUS..MAX_RADIUS */
   CF_MEDIAN_KERNEL_RANKS        /* tile ranks and a sliding bitmap, square
                                  * windows of radius
                                  * CF_MEDIAN_RANKS_MIN_RADIUS..MAX_RADIUS */

@@ -48,11 +48,6 @@ CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     int radius_x, int radius_y, CfBorder border, unsigned mask,
     cudaStream_t stream);
 
-/* Exact, square windows of radius CF_MEDIAN_COLUMNS_MIN_RADIUS..MAX_RADIUS:
- * sorted columns and a cut per output (median_columns.cu). */
-CfStatus cf_median_launch_columns (const CfPlane * src, const CfPlane * dst,
-    int radius, CfBorder border, unsigned mask, cudaStream_t stream);
-
 /* Exact, square windows of radius CF_MEDIAN_RANKS_MIN_RADIUS..MAX_RADIUS:
  * tile ranks and a sliding bitmap per output column (median_ranks.cu).
  * scratch: cf_median_ranks_scratch_size () bytes of device memory. */

@@ -1,6 +1,6 @@
-/* Pieces the sorted-column median kernels share (median_histogram.cu,
- * median_columns.cu): a window column kept in order as the rows move, and
- * the copy of a channel that is not filtered. */
+/* Pieces of the median kernels: a window column kept in order as the rows
+ * move (median_histogram.cu's 16-bit kernel), and the copy of a channel
+ * that is not filtered (median_histogram.cu, median_ranks.cu). */
 #ifndef CF_MEDIAN_SORTED_CUH
 #define CF_MEDIAN_SORTED_CUH
 

@@ -129,9 +129,6 @@ kernel_cell (Run * r, CfMedianMode mode, CfMedianKernel k, int size,
   r->p.kernel = k;
   if ((k == CF_MEDIAN_KERNEL_REGISTERS
           && size / 2 > CF_MEDIAN_REGISTERS_MAX_RADIUS)
-      || (k == CF_MEDIAN_KERNEL_COLUMNS
-          && (size / 2 < CF_MEDIAN_COLUMNS_MIN_RADIUS
-              || size / 2 > CF_MEDIAN_COLUMNS_MAX_RADIUS))
       || (k == CF_MEDIAN_KERNEL_RANKS
           && (size / 2 < CF_MEDIAN_RANKS_MIN_RADIUS
               || size / 2 > CF_MEDIAN_RANKS_MAX_RADIUS))) {
@@ -142,14 +139,14 @@ kernel_cell (Run * r, CfMedianMode mode, CfMedianKernel k, int size,
 }
 
 /* bench_median FORMAT SIZE [KERNEL] (FORMAT as in the table, "GRAY16
- * smooth" as GRAY16-smooth; KERNEL registers, histogram, columns or ranks, else
+ * smooth" as GRAY16-smooth; KERNEL registers, histogram or ranks, else
  * AUTO): only that case, a few launches (for a profiler or an A/B run). */
 static int
 profile_one (int argc, char **argv, const Format * formats, size_t n)
 {
   /* Indexed by CfMedianKernel. */
   static const char *kernels[] = { "auto", "registers", "histogram",
-    "columns", "ranks"
+    "ranks"
   };
   CfMedianKernel kernel = CF_MEDIAN_KERNEL_AUTO;
   for (int k = 1; argc > 3 && k < (int) (sizeof kernels / sizeof *kernels);
@@ -207,9 +204,9 @@ main (int argc, char **argv)
       "found" : "not found");
   printf ("### cudamedian, %dx%d, clamp border, milliseconds (median of %d)"
       "\n\n", WIDTH, HEIGHT, REPS);
-  printf ("| format | window | auto | registers | histogram | columns | "
-      "ranks | separable | copy floor | NPP | NPP/auto | target |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  printf ("| format | window | auto | registers | histogram | ranks | "
+      "separable | copy floor | NPP | NPP/auto | target |\n");
+  printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
     const Format *fm = &formats[f];
     Run r = { 0 };
@@ -223,15 +220,13 @@ main (int argc, char **argv)
       CfMedianParams p = { size / 2, size / 2, CF_MEDIAN_EXACT, 1,
         CF_BORDER_CLAMP, fm->mask, CF_MEDIAN_KERNEL_AUTO
       };
-      char regs[32], hist[32], cols[32], ranks[32], sep[32], npp[32] = "-",
+      char regs[32], hist[32], ranks[32], sep[32], npp[32] = "-",
           ratio[32] = "-", target[32] = "-";
       r.p = p;
       kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_REGISTERS, size,
           regs, sizeof regs);
       kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_HISTOGRAM, size,
           hist, sizeof hist);
-      kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_COLUMNS, size,
-          cols, sizeof cols);
       kernel_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_RANKS, size,
           ranks, sizeof ranks);
       kernel_cell (&r, CF_MEDIAN_SEPARABLE, CF_MEDIAN_KERNEL_AUTO, size,
@@ -246,9 +241,9 @@ main (int argc, char **argv)
       }
       if (sizes[s].target > 0)
         snprintf (target, sizeof target, "%gx", sizes[s].target);
-      printf ("| %s | %dx%d | %.3f | %s | %s | %s | %s | %s | %.3f | %s | %s "
-          "| %s |\n", fm->name, size, size, ms, regs, hist, cols, ranks, sep,
-          floor_ms, npp, ratio, target);
+      printf ("| %s | %dx%d | %.3f | %s | %s | %s | %s | %.3f | %s | %s | "
+          "%s |\n", fm->name, size, size, ms, regs, hist, ranks, sep, floor_ms,
+          npp, ratio, target);
       fflush (stdout);
     }
     cf_device_free (r.npp_buffer);

@@ -62,7 +62,6 @@ kernel_name (CfMedianKernel k)
 {
   return k == CF_MEDIAN_KERNEL_REGISTERS ? "registers" :
       k == CF_MEDIAN_KERNEL_HISTOGRAM ? "histogram" :
-      k == CF_MEDIAN_KERNEL_COLUMNS ? "columns" :
       k == CF_MEDIAN_KERNEL_RANKS ? "ranks" : "auto";
 }
 
@@ -111,11 +110,6 @@ check_invalid (void)
     {1, 2, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_REGISTERS},
     {2, 2, CF_MEDIAN_SEPARABLE, 1, CF_BORDER_CLAMP, 1,
         CF_MEDIAN_KERNEL_REGISTERS},
-    {CF_MEDIAN_COLUMNS_MIN_RADIUS - 1, CF_MEDIAN_COLUMNS_MIN_RADIUS - 1,
-        CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_COLUMNS},
-    {CF_MEDIAN_COLUMNS_MAX_RADIUS + 1, CF_MEDIAN_COLUMNS_MAX_RADIUS + 1,
-        CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_COLUMNS},
-    {6, 5, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_COLUMNS},
     {CF_MEDIAN_RANKS_MIN_RADIUS - 1, CF_MEDIAN_RANKS_MIN_RADIUS - 1,
         CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_RANKS},
     {CF_MEDIAN_RANKS_MAX_RADIUS + 1, CF_MEDIAN_RANKS_MAX_RADIUS + 1,
@@ -172,22 +166,9 @@ main (void)
           (l + r) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) (l + r) % 3);
   part_done ("histogram kernel");
 
-  /* The sorted-column kernel on every window it takes, every layout, on
-   * frames of one block; a third of them also on frames of several blocks
-   * and strips (140 x 150). */
-  for (int r = CF_MEDIAN_COLUMNS_MIN_RADIUS;
-      r <= CF_MEDIAN_COLUMNS_MAX_RADIUS; r += quick ? 5 : 1)
-    for (size_t l = 0; l < n_layouts; l++)
-      for (int big = 0; big < 2; big++)
-        if (!big || quick || (l + r) % 3 == 0)
-          check (big ? 140 : 33 + r, big ? 150 : 21, &layouts[l], r, r,
-            CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_COLUMNS, 1,
-            (l + r + big) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
-            (int) (l + r + big) % 4);
-  part_done ("sorted-column kernel");
-
-  /* The rank kernel likewise: frames of one tile, and of several tiles in
-   * both directions (140 x 150) with partial tiles at the right and bottom. */
+  /* The rank kernel on every window it takes, every layout, on frames of
+   * one tile; a third of them also on frames of several tiles in both
+   * directions (140 x 150), with partial tiles at the right and bottom. */
   for (int r = CF_MEDIAN_RANKS_MIN_RADIUS;
       r <= CF_MEDIAN_RANKS_MAX_RADIUS; r += quick ? 5 : 1)
     for (size_t l = 0; l < n_layouts; l++)
