@@ -10,7 +10,7 @@
  *
  * A second kernel slides down each output column of a tile with its window
  * as a bitmap of ranks in shared memory (one bit per sample of the region:
- * 221 words at 21 x 21), as the 8-bit histogram kernel slides its
+ * 137 words at 21 x 21), as the 8-bit histogram kernel slides its
  * histogram: a new row toggles the k bits of the window row that left and
  * the k of the one that came, and the word holding the median rank moves
  * from where it was by popcounts. Nothing depends on the sample depth or
@@ -22,9 +22,14 @@
 
 namespace {
 
-constexpr int TILE_W = 64;      /* output columns (threads) per tile */
+/* Measured on the H100 (docs/cudamedian.md): 32 x 64 tiles sort 24% more
+ * samples per output than 64 x 64 ones, but their bitmaps take 17.5 KB a
+ * block instead of 57 at 21 x 21, so 13 blocks fit an SM instead of 4, and
+ * the whole is 20 to 35% faster (15 x 15 to 31 x 31). */
+constexpr int TILE_W = 32;      /* output columns (threads) per tile */
 constexpr int TILE_H = 64;      /* output rows per tile */
-constexpr int SORT_THREADS = 512;
+constexpr int SORT_THREADS = 256;
+constexpr int RADIX_BITS = 4;   /* 8 needs 264 KB of CUB's counters */
 
 template < int R > struct Region {
   static constexpr int W = TILE_W + 2 * R, H = TILE_H + 2 * R, N = W * H;
@@ -41,34 +46,35 @@ rank_tiles (const void *__restrict__ src, size_t src_stride, int width,
     unsigned short *__restrict__ rank, unsigned short *__restrict__ value)
 {
   using G = Region < R >;
-  using Sort = cub::BlockRadixSort < unsigned short, SORT_THREADS, G::ITEMS,
-      unsigned short >;
+  using Sort = cub::BlockRadixSort < unsigned, SORT_THREADS, G::ITEMS,
+      cub::NullType, RADIX_BITS >;
   __shared__ typename Sort::TempStorage tmp;
   const size_t tile = (size_t) blockIdx.y * gridDim.x + blockIdx.x;
   const int x0 = blockIdx.x * TILE_W - R, y0 = blockIdx.y * TILE_H - R;
 
-  /* Blocked: thread t holds samples t * ITEMS .. ; the padding past N comes
-   * last and stays last among equal keys (the sort is stable), so every
+  /* Keys: the sample above its index, sorted by the sample's bits only.
+   * Blocked: thread t holds samples t * ITEMS .. ; the padding past N comes
+   * last and stays last among equal samples (the sort is stable), so every
    * sample's rank is below N. */
-  unsigned short key[G::ITEMS], index[G::ITEMS];
+  unsigned key[G::ITEMS];
 #pragma unroll
   for (int i = 0; i < G::ITEMS; i++) {
     const int j = threadIdx.x * G::ITEMS + i;
-    index[i] = (unsigned short) j;
-    key[i] = (unsigned short) ~0u;
+    unsigned v = 0xffffu;
     if (j < G::N) {
       const int x = cf_border_index (x0 + j % G::W, width, border);
       const int y = cf_border_index (y0 + j / G::W, height, border);
-      key[i] = cf_row < T > (src, src_stride, y)[x * channels + c];
+      v = cf_row < T > (src, src_stride, y)[x * channels + c];
     }
+    key[i] = v << 16 | j;
   }
-  Sort (tmp).Sort (key, index, 0, 8 * sizeof (T));
+  Sort (tmp).Sort (key, 16, 16 + 8 * sizeof (T));
 #pragma unroll
   for (int i = 0; i < G::ITEMS; i++) {
     const int j = threadIdx.x * G::ITEMS + i;
     if (j < G::N) {
-      rank[tile * G::N + index[i]] = (unsigned short) j;
-      value[tile * G::N + j] = key[i];
+      rank[tile * G::N + (key[i] & 0xffffu)] = (unsigned short) j;
+      value[tile * G::N + j] = (unsigned short) (key[i] >> 16);
     }
   }
 }
@@ -79,7 +85,7 @@ rank_tiles (const void *__restrict__ src, size_t src_stride, int width,
 struct Bits {
   unsigned *w;
   __device__ void toggle (unsigned r) {
-    atomicXor (&w[(r >> 5) * TILE_W], 1u << (r & 31));
+    atomicXor (&w[(r >> 5) * TILE_W], __funnelshift_l (0u, 1u, r));
   }
   __device__ int count (int i) const {
     return __popc (w[i * TILE_W]);
@@ -142,9 +148,14 @@ median_rank_bits (const void *__restrict__ src, size_t src_stride,
     for (int n; below + (n = b.count (word)) <= MEDIAN; word++)
       below += n;
     const int r = word * 32 + nth_set_bit (b.w[word * TILE_W], MEDIAN - below);
-    cf_row < T > (dst, dst_stride, y0 + row)[s] = (T) val[r];
-    if (y0 + row + 1 >= y1)
+    /* Stored after the next row's toggles, so that the load's latency
+     * overlaps them. */
+    const T median = (T) val[r];
+    T *out_px = &cf_row < T > (dst, dst_stride, y0 + row)[s];
+    if (y0 + row + 1 >= y1) {
+      *out_px = median;
       break;
+    }
     const unsigned short *out = rk + row * G::W, *in = out + K * G::W;
     const unsigned edge = word * 32;
 #pragma unroll
@@ -154,6 +165,7 @@ median_rank_bits (const void *__restrict__ src, size_t src_stride,
       b.toggle (r_in);
       below += (r_in < edge) - (r_out < edge);
     }
+    *out_px = median;
   }
 }
 
