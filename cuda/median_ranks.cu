@@ -24,11 +24,14 @@ namespace {
 
 /* Measured on the H100 (docs/cudamedian.md): 32 x 64 tiles sort 24% more
  * samples per output than 64 x 64 ones, but their bitmaps take 17.5 KB a
- * block instead of 57 at 21 x 21, so 13 blocks fit an SM instead of 4, and
- * the whole is 20 to 35% faster (15 x 15 to 31 x 31). */
+ * block instead of 57 at 21 x 21, so 13 blocks fit an SM instead of 4: the
+ * whole is 20 to 35% faster (15 x 15 to 31 x 31). The sort is then the
+ * larger part (ncu at 21 x 21: 502 us against the bitmaps' 352 with 256
+ * sort threads); 512 threads make it 7 to 13% faster in all, 128 or 1024
+ * slower. */
 constexpr int TILE_W = 32;      /* output columns (threads) per tile */
 constexpr int TILE_H = 64;      /* output rows per tile */
-constexpr int SORT_THREADS = 256;
+constexpr int SORT_THREADS = 512;
 constexpr int RADIX_BITS = 4;   /* 8 needs 264 KB of CUB's counters */
 
 template < int R > struct Region {
