@@ -38,6 +38,8 @@ template < int R > struct Region {
   static constexpr int W = TILE_W + 2 * R, H = TILE_H + 2 * R, N = W * H;
   static constexpr int WORDS = (N + 31) / 32;   /* bitmap words */
   static constexpr int ITEMS = (N + SORT_THREADS - 1) / SORT_THREADS;
+  /* Ranks, and indices in the sort keys' low half, are 16 bits. */
+  static_assert (ITEMS * SORT_THREADS <= 65536, "region too large");
 };
 
 /* Ranks of the samples of channel c in each tile's region: rank[i] for the
