@@ -7,7 +7,6 @@
  * 16-bit samples: the block's sorted columns and their coarse counts, and
  * a fine histogram per thread (see median_histogram_16). */
 #include "median_kernels.cuh"
-#include "median_sorted.cuh"
 
 namespace {
 
@@ -119,6 +118,54 @@ median_histogram_8 (const void *__restrict__ src, size_t src_stride,
       h.add (v_in, 1);
       t.below += (v_in < t.med) - (v_out < t.med);
     }
+  }
+}
+
+/* Sorted window columns of the 16-bit kernel: the first index of c[0..n)
+ * whose sample is not below key. */
+__device__ __forceinline__ int
+lower_bound (const unsigned short *c, int n, unsigned key)
+{
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int mid = (lo + hi) >> 1;
+    if (c[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Replaces one `out` by `in` in the sorted c[0..n), shifting what is
+ * between their places. */
+__device__ __forceinline__ void
+replace_sorted (unsigned short *c, int n, unsigned out, unsigned in)
+{
+  int i = lower_bound (c, n, out);
+  if (in > out) {
+    for (; i + 1 < n && c[i + 1] < in; i++)
+      c[i] = c[i + 1];
+  } else {
+    for (; i > 0 && c[i - 1] > in; i--)
+      c[i] = c[i - 1];
+  }
+  c[i] = (unsigned short) in;
+}
+
+/* Sorts sample s of the n rows from y (brought inside the plane's height
+ * rows by the border rule) into c[0..n). */
+__device__ void
+sort_column (unsigned short *c, const void *src, size_t stride, int s,
+    int y, int n, int height, CfBorder border)
+{
+  for (int i = 0; i < n; i++) {
+    const unsigned v = cf_row < unsigned short >(src, stride,
+        cf_border_index (y + i, height, border))[s];
+    int k = i;
+    for (; k > 0 && c[k - 1] > v; k--)
+      c[k] = c[k - 1];
+    c[k] = (unsigned short) v;
   }
 }
 
@@ -295,8 +342,7 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
   if (j < n_cols) {
     const int js = column_sample (j);
     unsigned short *c = cols + j * ky;
-    cf_sort_column < unsigned short >(c, src, src_stride, js, y0 - ry, ky,
-        height, border);
+    sort_column (c, src, src_stride, js, y0 - ry, ky, height, border);
     cdf_build (cdf + j * CDF_WORDS, c, ky);
   }
 
@@ -438,7 +484,7 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
     __syncthreads ();           /* every window read from the columns */
     if (j < n_cols) {
       const unsigned v_out = next & 0xffff, v_in = next >> 16;
-      cf_replace_sorted (cols + j * ky, ky, v_out, v_in);
+      replace_sorted (cols + j * ky, ky, v_out, v_in);
       cdf_move (cdf + j * CDF_WORDS, v_out >> 8, v_in >> 8);
       moved[j] = next;
     }

@@ -17,6 +17,15 @@ cf_median_border_sample (int j, int width, int ch, CfBorder border)
   return cf_border_index (x, width, border) * ch + (j - x * ch);
 }
 
+/* Copies sample s of rows y0..y1 (a channel that is not filtered). */
+template < typename T > __device__ void
+cf_median_copy_column (const void *src, size_t src_stride, void *dst,
+    size_t dst_stride, int s, int y0, int y1)
+{
+  for (int y = y0; y < y1; y++)
+    cf_row < T > (dst, dst_stride, y)[s] = cf_row < T > (src, src_stride, y)[s];
+}
+
 /* Calls launch (std::integral_constant < int, R > ()) for the R of LO..HI
  * that equals radius, so that a launcher instantiates its kernel for each
  * radius it takes; CF_ERROR_INVALID for any other radius. */

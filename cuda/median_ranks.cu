@@ -16,7 +16,6 @@
  * from where it was by popcounts. Nothing depends on the sample depth or
  * on the picture. */
 #include "median_kernels.cuh"
-#include "median_sorted.cuh"
 
 #include <cub/block/block_radix_sort.cuh>
 
