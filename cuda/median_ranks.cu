@@ -10,28 +10,26 @@
  *
  * A second kernel slides down each output column of a tile with its window
  * as a bitmap of ranks in shared memory (one bit per sample of the region:
- * 137 words at 21 x 21), as the 8-bit histogram kernel slides its
+ * 111 words at 21 x 21), as the 8-bit histogram kernel slides its
  * histogram: a new row toggles the k bits of the window row that left and
  * the k of the one that came, and the word holding the median rank moves
  * from where it was by popcounts. Nothing depends on the sample depth or
  * on the picture. */
 #include "median_kernels.cuh"
 
-#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_radix_rank.cuh>
 
 namespace {
 
-/* Measured on the H100 (docs/cudamedian.md): 32 x 64 tiles sort 24% more
- * samples per output than 64 x 64 ones, but their bitmaps take 17.5 KB a
- * block instead of 57 at 21 x 21, so 13 blocks fit an SM instead of 4: the
- * whole is 20 to 35% faster (15 x 15 to 31 x 31). The sort is then the
- * larger part (ncu at 21 x 21: 502 us against the bitmaps' 352 with 256
- * sort threads); 512 threads make it 7 to 13% faster in all, 128 or 1024
- * slower. */
+/* Measured on the H100 (docs/cudamedian.md). Narrow tiles sort more
+ * samples per output, but their bitmaps are small, so more blocks fit an
+ * SM: 32 x 64 was 20 to 35% faster than 64 x 64 (15 x 15 to 31 x 31).
+ * With the 8-bit radix sort below, 32 x 48 is 6 to 11% faster than 32 x
+ * 64 and than 32 x 32 from 21 x 21 up (32 x 32 wins by 5 to 9% at 13 x 13
+ * and 15 x 15). 1024 sort threads were 10 to 20% slower than 512. */
 constexpr int TILE_W = 32;      /* output columns (threads) per tile */
-constexpr int TILE_H = 64;      /* output rows per tile */
+constexpr int TILE_H = 48;      /* output rows per tile */
 constexpr int SORT_THREADS = 512;
-constexpr int RADIX_BITS = 4;   /* 8 needs 264 KB of CUB's counters */
 
 template < int R > struct Region {
   static constexpr int W = TILE_W + 2 * R, H = TILE_H + 2 * R, N = W * H;
@@ -42,28 +40,41 @@ template < int R > struct Region {
 };
 
 /* Ranks of the samples of channel c in each tile's region: rank[i] for the
- * region's sample i (row-major), value[j] the sample of rank j. */
+ * region's sample i (row-major), value[j] the sample of rank j.
+ *
+ * An LSD radix sort of 8-bit digits, one pass per byte of T (CUB's
+ * BlockRadixSort takes 4 passes of 4 bits for 16-bit samples: its digit
+ * counters for 8 bits would need 264 KB). Each pass ranks the keys with
+ * CUB's warp-matching ranker, which is stable in warp-striped order: key i
+ * of warp w's lane l is the region's sample w * 32 * ITEMS + i * 32 + l,
+ * so the loads are coalesced, and the keys go back to that order between
+ * passes. At least two blocks an SM: without that bound, 31 x 31 takes 74
+ * registers a thread, one block fits, and the whole is 10% slower. */
 template < int R, typename T > __global__ void
-__launch_bounds__ (SORT_THREADS)
+__launch_bounds__ (SORT_THREADS, 2)
 rank_tiles (const void *__restrict__ src, size_t src_stride, int width,
     int height, int channels, int c, CfBorder border,
     unsigned short *__restrict__ rank, unsigned short *__restrict__ value)
 {
   using G = Region < R >;
-  using Sort = cub::BlockRadixSort < unsigned, SORT_THREADS, G::ITEMS,
-      cub::NullType, RADIX_BITS >;
-  __shared__ typename Sort::TempStorage tmp;
+  using Ranker = cub::BlockRadixRankMatch < SORT_THREADS, 8, false >;
+  /* The ranker's counters and the keys in rank order take turns. */
+  __shared__ union {
+    typename Ranker::TempStorage ranker;
+    unsigned sorted[G::ITEMS * SORT_THREADS];
+  } smem;
+  unsigned *sorted = smem.sorted;
   const size_t tile = (size_t) blockIdx.y * gridDim.x + blockIdx.x;
   const int x0 = blockIdx.x * TILE_W - R, y0 = blockIdx.y * TILE_H - R;
+  const int first = threadIdx.x / 32 * 32 * G::ITEMS + threadIdx.x % 32;
 
-  /* Keys: the sample above its index, sorted by the sample's bits only.
-   * Blocked: thread t holds samples t * ITEMS .. ; the padding past N comes
-   * last and stays last among equal samples (the sort is stable), so every
-   * sample's rank is below N. */
+  /* Keys: the sample above its index. The padding past N sorts last (the
+   * largest sample, and the sort is stable), so every sample's rank is
+   * below N. */
   unsigned key[G::ITEMS];
 #pragma unroll
   for (int i = 0; i < G::ITEMS; i++) {
-    const int j = threadIdx.x * G::ITEMS + i;
+    const int j = first + i * 32;
     unsigned v = 0xffffu;
     if (j < G::N) {
       const int x = cf_border_index (x0 + j % G::W, width, border);
@@ -72,14 +83,26 @@ rank_tiles (const void *__restrict__ src, size_t src_stride, int width,
     }
     key[i] = v << 16 | j;
   }
-  Sort (tmp).Sort (key, 16, 16 + 8 * sizeof (T));
 #pragma unroll
-  for (int i = 0; i < G::ITEMS; i++) {
-    const int j = threadIdx.x * G::ITEMS + i;
-    if (j < G::N) {
-      rank[tile * G::N + (key[i] & 0xffffu)] = (unsigned short) j;
-      value[tile * G::N + j] = (unsigned short) (key[i] >> 16);
+  for (int pass = 0; pass < (int) sizeof (T); pass++) {
+    int pos[G::ITEMS];
+    Ranker (smem.ranker).RankKeys (key, pos,
+        cub::ShiftDigitExtractor < unsigned >(16 + 8 * pass, 8));
+    __syncthreads ();
+#pragma unroll
+    for (int i = 0; i < G::ITEMS; i++)
+      sorted[pos[i]] = key[i];
+    __syncthreads ();
+    if (pass + 1 < (int) sizeof (T)) {
+#pragma unroll
+      for (int i = 0; i < G::ITEMS; i++)
+        key[i] = sorted[first + i * 32];
+      __syncthreads ();
     }
+  }
+  for (int j = threadIdx.x; j < G::N; j += SORT_THREADS) {
+    value[tile * G::N + j] = (unsigned short) (sorted[j] >> 16);
+    rank[tile * G::N + (sorted[j] & 0xffffu)] = (unsigned short) j;
   }
 }
 
