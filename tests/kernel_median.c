@@ -166,9 +166,10 @@ main (void)
           (l + r) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, (int) (l + r) % 3);
   part_done ("histogram kernel");
 
-  /* The rank kernel on every window it takes, every layout, on frames of
-   * one tile; a third of them also on frames of several tiles in both
-   * directions (140 x 150), with partial tiles at the right and bottom. */
+  /* The rank kernel on every window it takes, every layout, on frames one
+   * tile high and two wide; a third of them also on frames of several
+   * tiles in both directions (140 x 150), with partial tiles at the right
+   * and bottom. */
   for (int r = CF_MEDIAN_RANKS_MIN_RADIUS;
       r <= CF_MEDIAN_RANKS_MAX_RADIUS; r += quick ? 5 : 1)
     for (size_t l = 0; l < n_layouts; l++)
