@@ -24,9 +24,10 @@ namespace {
 /* Measured on the H100 (docs/cudamedian.md). Narrow tiles sort more
  * samples per output, but their bitmaps are small, so more blocks fit an
  * SM: 32 x 64 was 20 to 35% faster than 64 x 64 (15 x 15 to 31 x 31).
- * With the 8-bit radix sort below, 32 x 48 is 6 to 11% faster than 32 x
- * 64 and than 32 x 32 from 21 x 21 up (32 x 32 wins by 5 to 9% at 13 x 13
- * and 15 x 15). 1024 sort threads were 10 to 20% slower than 512. */
+ * With the 8-bit radix sort below, 32 x 48 is 3 to 7% faster than 32 x
+ * 64 and 4 to 6% faster than 32 x 32 from 21 x 21 up (32 x 32 wins by 5 to
+ * 9% at 13 x 13 and 15 x 15). 1024 sort threads were up to 17% slower than
+ * 512, never faster. */
 constexpr int TILE_W = 32;      /* output columns (threads) per tile */
 constexpr int TILE_H = 48;      /* output rows per tile */
 constexpr int SORT_THREADS = 512;
