@@ -106,22 +106,14 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
       stream);
 }
 
-/* Scratch bytes of the planes (previous iteration, separable column pass)
- * that come before the rank kernel's tiles. */
-size_t
-planes_size (const CfPlane * plane, const CfMedianParams * p)
-{
-  int planes = (p->iterations > 1) + (p->mode == CF_MEDIAN_SEPARABLE
-      && p->radius_x > 0 && p->radius_y > 0);
-  return planes * scratch_stride (plane) * plane->height;
-}
-
 }                               /* namespace */
 
 extern "C" size_t
 cf_median_scratch_size (const CfPlane * plane, const CfMedianParams * p)
 {
-  size_t bytes = planes_size (plane, p);
+  int planes = (p->iterations > 1) + (p->mode == CF_MEDIAN_SEPARABLE
+      && p->radius_x > 0 && p->radius_y > 0);
+  size_t bytes = planes * scratch_stride (plane) * plane->height;
   if (p->mode == CF_MEDIAN_EXACT
       && exact_kernel (p, plane->depth) == CF_MEDIAN_KERNEL_RANKS)
     bytes += cf_median_ranks_scratch_size (plane, p->radius_x);
@@ -146,8 +138,8 @@ cf_median (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     return cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride,
         row_bytes (src), src->height, exec->stream);
 
-  /* Scratch: the previous iteration's output, the column pass, then the
-   * rank kernel's tiles. */
+  /* Scratch: the previous iteration's output, then the separable column
+   * pass or the rank kernel's tiles (one mode has one of them). */
   CfPlane iter = *src, cols = *src;
   void *ranks = NULL;
   size_t need = cf_median_scratch_size (src, p);
@@ -164,8 +156,7 @@ cf_median (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
       iter.data = next;
       next += plane_bytes;
     }
-    cols.data = next;
-    ranks = (unsigned char *) exec->scratch->data + planes_size (src, p);
+    cols.data = ranks = next;
   }
 
   cudaStream_t stream = (cudaStream_t) exec->stream;
