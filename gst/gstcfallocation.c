@@ -5,6 +5,7 @@
 
 #include "gstcfallocation.h"
 #include "gstcfcudamemory.h"
+#include "gstcfhandoff.h"
 #include "gstcfprivate.h"
 
 #include <gst/cuda/gstcudabufferpool.h>
@@ -82,12 +83,19 @@ gst_cf_propose_allocation (GstCudaFilter * self, GstQuery * query)
   if (!caps)
     return FALSE;
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  if (!gst_cf_is_cuda_caps (caps))
+  /* Producers take the pinned pool; a cudafilters element upstream finds
+   * the hand-off allocator after it and writes device memory instead. */
+  if (!gst_cf_is_cuda_caps (caps)) {
     gst_query_add_allocation_param (query, priv->pinned, NULL);
+    gst_cf_handoff_offer (self, query);
+  }
   /* Every frame in flight holds its input buffer, plus one being filled. */
   pool = new_pool (self, caps, priv->n_slots + 1, 0, &size);
   if (!pool)
     return FALSE;
+  GST_INFO_OBJECT (self, "sink pad: proposing a %s pool%s",
+      gst_cf_is_cuda_caps (caps) ? "CUDA memory" : "pinned memory",
+      gst_cf_is_cuda_caps (caps) ? "" : " and hand-off device memory");
   gst_query_add_allocation_pool (query, pool, size, priv->n_slots + 1, 0);
   gst_object_unref (pool);
   return TRUE;
@@ -100,6 +108,8 @@ gst_cf_decide_allocation (GstCudaFilter * self, GstQuery * query)
   GstBufferPool *pool = NULL;
   GstCaps *caps;
   guint size, min = 0, max = 0;
+  gboolean handoff = FALSE;
+  const gchar *why;
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps)
@@ -112,16 +122,24 @@ gst_cf_decide_allocation (GstCudaFilter * self, GstQuery * query)
     max = min;
   /* Only a CUDA pool of downstream's is worth taking: a system-memory one
    * would not be pinned. */
-  if (gst_cf_is_cuda_caps (caps))
+  if (gst_cf_is_cuda_caps (caps)) {
     pool = usable_cuda_pool (self, pool, caps, min, max, &size);
-  else
+    why = pool ? "downstream's CUDA pool" : "CUDA memory, our own pool";
+  } else {
     gst_clear_object (&pool);
+    if (gst_cf_handoff_offered (self, query))
+      pool = gst_cf_handoff_pool_new (self, caps, min, max, &size);
+    handoff = pool != NULL;
+    why = handoff ? "device memory: downstream is a cudafilters element on our "
+        "context" : "pinned memory: downstream takes no cudafilters hand-off";
+  }
   if (!pool)
     pool = new_pool (self, caps, min, max, &size);
   if (!pool)
     return FALSE;
+  GST_INFO_OBJECT (self, "src pad: %s", why);
   if (!gst_cf_is_cuda_caps (caps))
-    set_first_allocation_param (query, priv->pinned);
+    set_first_allocation_param (query, handoff ? priv->handoff : priv->pinned);
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   else

@@ -4,6 +4,7 @@
 #endif
 
 #include "gstcfcudamemory.h"
+#include "gstcfmempath.h"
 #include "gstcfprivate.h"
 #include "cf_runtime.h"
 
@@ -88,18 +89,27 @@ use_cuda_layout (GstVideoInfo * info, GstBuffer * buf)
   info->size = mem_info->size;
 }
 
-/* Maps @buf as a frame of @info; with @cuda, its CUDA memory as device
+/* A CUDA buffer of the element's own context, its planes as device
  * pointers (1.22: no copy unless a CPU write is pending, no wait). */
-gboolean
-gst_cf_map_frame (GstVideoFrame * frame, const GstVideoInfo * info,
-    GstBuffer * buf, GstMapFlags flags, gboolean cuda)
+static gboolean
+cuda_memory_map (GstCudaFilter * self, GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags)
 {
   GstVideoInfo layout = *info;
 
-  if (cuda) {
-    flags |= GST_MAP_CUDA;
-    use_cuda_layout (&layout, buf);
-  }
+  if (!gst_cf_check_cuda_context (self, buf))
+    return FALSE;
+  use_cuda_layout (&layout, buf);
   return gst_video_frame_map (frame, &layout, buf,
-      flags | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
+      flags | GST_MAP_CUDA | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
 }
+
+static gboolean
+cuda_memory_carries (GstCudaFilter * self, GstBuffer * buf)
+{
+  return gst_cf_is_cuda_buffer (buf);
+}
+
+const GstCfMemPath gst_cf_cuda_memory_path = {
+  "CUDA", TRUE, cuda_memory_carries, cuda_memory_map, NULL
+};

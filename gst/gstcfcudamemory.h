@@ -1,6 +1,7 @@
 /* CUDA memory, zero copy (internal to the base class): which caps and
- * buffers are CUDA memory, whether a device is there to offer it, and how
- * a CUDA buffer of the element's own context is mapped as device planes. */
+ * buffers are CUDA memory, whether a device is there to offer it; the
+ * memory path (gstcfmempath.h) that maps a CUDA buffer of the element's own
+ * context as device planes. */
 #ifndef __GST_CF_CUDA_MEMORY_H__
 #define __GST_CF_CUDA_MEMORY_H__
 
@@ -20,10 +21,6 @@ gboolean gst_cf_is_cuda_buffer (GstBuffer * buf);
 /* TRUE when @buf's CUDA memory is of @self's context; else posts
  * STREAM/FAILED and returns FALSE. */
 gboolean gst_cf_check_cuda_context (GstCudaFilter * self, GstBuffer * buf);
-
-/* Maps @buf as a frame of @info; with @cuda, as device pointers. */
-gboolean gst_cf_map_frame (GstVideoFrame * frame, const GstVideoInfo * info,
-    GstBuffer * buf, GstMapFlags flags, gboolean cuda);
 
 G_END_DECLS
 

@@ -4,6 +4,7 @@
 #endif
 
 #include "gstcfpageable.h"
+#include "gstcfmempath.h"
 #include "gstcfprivate.h"
 #include "cf_runtime.h"
 
@@ -74,3 +75,16 @@ gst_cf_pin_recurring_memory (GstCudaFilter * self, GstBuffer * buf)
     gst_memory_unmap (mem, &map);
   }
 }
+
+static gboolean
+pageable_carries (GstCudaFilter * self, GstBuffer * buf)
+{
+  return TRUE;
+}
+
+/* Any memory a CPU can map: plain system memory, page-locked where it
+ * recurs; another element's page-locked or hand-off memory as it maps. */
+const GstCfMemPath gst_cf_pageable_path = {
+  "system", FALSE, pageable_carries, gst_cf_map_host_frame,
+  gst_cf_pin_recurring_memory
+};

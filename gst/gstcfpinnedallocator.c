@@ -3,6 +3,7 @@
 #endif
 
 #include "gstcfpinnedallocator.h"
+#include "gstcfmempath.h"
 #include "cf_runtime.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cf_pinned_allocator_debug);
@@ -137,3 +138,19 @@ gst_is_cf_pinned_memory (GstMemory * mem)
 {
   return mem && mem->allocator && GST_IS_CF_PINNED_ALLOCATOR (mem->allocator);
 }
+
+static gboolean
+pinned_carries (GstCudaFilter * self, GstBuffer * buf)
+{
+  guint n = gst_buffer_n_memory (buf);
+
+  for (guint i = 0; i < n; i++)
+    if (!gst_is_cf_pinned_memory (gst_buffer_peek_memory (buf, i)))
+      return FALSE;
+  return n > 0;
+}
+
+/* Our own pools' page-locked memory: copies are DMA as it is. */
+const GstCfMemPath gst_cf_pinned_path = {
+  "pinned", FALSE, pinned_carries, gst_cf_map_host_frame, NULL
+};

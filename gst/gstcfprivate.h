@@ -4,12 +4,11 @@
 #define __GST_CF_PRIVATE_H__
 
 #include "gstcudafilter.h"
+#include "gstcfmempath.h"
 
 #include <gst/cuda/gstcudacontext.h>
 
-G_BEGIN_DECLS
-
-GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
+G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 
 #define MAX_FRAMES_IN_FLIGHT 8
 
@@ -33,8 +32,8 @@ typedef struct
   GstVideoFrame out;
   gpointer params;
   CfBorder border;
-  gboolean in_cuda;             /* mapped as device memory (GST_MAP_CUDA) */
-  gboolean out_cuda;
+  const GstCfMemPath *in_path;  /* how each buffer reaches the kernels */
+  const GstCfMemPath *out_path;
 
   /* GPU: the stream from start(), the planes from set_info() */
   CfStream stream;
@@ -55,6 +54,7 @@ typedef struct
   gboolean started;             /* under the object lock */
   gboolean use_gpu;
   GstAllocator *pinned;
+  GstAllocator *handoff;        /* device memory for a cudafilters peer */
   guint n_slots;                /* frames-in-flight as read at start() */
   Slot slots[MAX_FRAMES_IN_FLIGHT];
   guint head;                   /* oldest frame in flight */
@@ -65,6 +65,14 @@ typedef struct
   GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
   gsize row_bytes[GST_VIDEO_MAX_PLANES];
   gint rows[GST_VIDEO_MAX_PLANES];
+
+  /* what the frames cost in copies (the stats property), under the object
+   * lock; the paths of the last frame, to log a change */
+  guint64 frames;
+  guint64 uploads;
+  guint64 downloads;
+  const GstCfMemPath *last_in_path;
+  const GstCfMemPath *last_out_path;
 
   /* the element's parameters (its params struct), under the object lock */
   gpointer live_params;
@@ -78,5 +86,4 @@ GstCudaFilterPrivate *gst_cuda_filter_get_priv (GstCudaFilter * self);
 #define PRIV(self) gst_cuda_filter_get_priv (GST_CUDA_FILTER (self))
 
 G_END_DECLS
-
 #endif /* __GST_CF_PRIVATE_H__ */

@@ -4,8 +4,6 @@
 #endif
 
 #include "gstcfslots.h"
-#include "gstcfcudamemory.h"
-#include "gstcfpageable.h"
 #include "cf_runtime.h"
 
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -109,26 +107,26 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
 }
 
 /* Where the GPU reads and writes plane @p of @slot's frame: in the mapped
- * CUDA memory itself, or in the slot's device planes, which copies fill
- * from and empty into host memory. */
+ * buffer itself where its path is on the device, else in the slot's device
+ * planes, which copies fill from and empty into host memory. */
 static GstCudaFilterPlane
 device_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p)
 {
   const DeviceFrame *dev = &slot->dev;
+  gboolean in_dev = slot->in_path->on_device;
+  gboolean out_dev = slot->out_path->on_device;
 
   return slot_plane (priv, slot, p,
-      slot->in_cuda ? GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p) : dev->in[p],
-      slot->in_cuda ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p) :
-      dev->in_stride[p],
-      slot->out_cuda ? GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p) :
-      dev->out[p],
-      slot->out_cuda ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p) :
+      in_dev ? GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p) : dev->in[p],
+      in_dev ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p) : dev->in_stride[p],
+      out_dev ? GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p) : dev->out[p],
+      out_dev ? GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p) :
       dev->out_stride[p]);
 }
 
 /* Queues upload, filter and download of @slot's frame on the slot's own
  * stream, so they overlap with other frames' work; nothing waits here.
- * A side in CUDA memory is neither uploaded nor downloaded. */
+ * A side whose path is on the device is neither uploaded nor downloaded. */
 static CfStatus
 launch_on_gpu (GstCudaFilter * self, Slot * slot)
 {
@@ -136,11 +134,15 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
   GstCudaFilterPrivate *priv = PRIV (self);
   CfExec exec = { 1, slot->stream, &slot->scratch };
   DeviceFrame *dev = &slot->dev;
+  gboolean upload = !slot->in_path->on_device;
+  gboolean download = !slot->out_path->on_device;
   CfStatus st;
 
-  /* only when the memory is not what the caps said: set_info made them */
-  st = gst_cf_device_frame_alloc (priv, dev, !slot->in_cuda, !slot->out_cuda);
-  for (guint p = 0; p < priv->n_planes && st == CF_OK && !slot->in_cuda; p++)
+  /* only when the memory is not what set_info expected: it made them */
+  st = gst_cf_device_frame_alloc (priv, dev, upload, download);
+  if (upload && slot->in_path->prepare_upload)
+    slot->in_path->prepare_upload (self, slot->inbuf);
+  for (guint p = 0; p < priv->n_planes && st == CF_OK && upload; p++)
     st = cf_copy_2d_async (dev->in[p], dev->in_stride[p],
         GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p), priv->row_bytes[p],
@@ -149,10 +151,14 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
     GstCudaFilterPlane pl = device_plane (priv, slot, p);
     st = klass->filter_plane (self, slot->params, &pl, &exec);
   }
-  for (guint p = 0; p < priv->n_planes && st == CF_OK && !slot->out_cuda; p++)
+  for (guint p = 0; p < priv->n_planes && st == CF_OK && download; p++)
     st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
         dev->out_stride[p], priv->row_bytes[p], priv->rows[p], slot->stream);
+  GST_OBJECT_LOCK (self);
+  priv->uploads += upload;
+  priv->downloads += download;
+  GST_OBJECT_UNLOCK (self);
   return st;
 }
 
@@ -181,30 +187,45 @@ queue_slot (GstCudaFilterPrivate * priv, guint i)
   return &priv->slots[(priv->head + i) % priv->n_slots];
 }
 
+/* Logs which memory each pad's buffers come in, when it changes. */
+static void
+log_paths (GstCudaFilter * self, const Slot * slot)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+
+  if (slot->in_path == priv->last_in_path
+      && slot->out_path == priv->last_out_path)
+    return;
+  GST_INFO_OBJECT (self, "sink pad: %s memory (%s), src pad: %s memory (%s)",
+      slot->in_path->name, slot->in_path->on_device ? "read in place" :
+      "uploaded", slot->out_path->name, slot->out_path->on_device ?
+      "written in place" : "downloaded");
+  priv->last_in_path = slot->in_path;
+  priv->last_out_path = slot->out_path;
+}
+
 /* Maps @slot's buffers for the whole time the GPU may touch them: copies
- * read and write host memory, kernels CUDA memory, until the slot's stream
- * is synchronised. On the GPU, CUDA memory is used where it is. */
+ * read and write host memory, kernels device memory, until the slot's
+ * stream is synchronised. Each buffer's memory path says how. */
 static gboolean
 map_slot (GstCudaFilter * self, Slot * slot)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  gboolean gpu = PRIV (self)->use_gpu;
 
-  slot->in_cuda = gpu && gst_cf_is_cuda_buffer (slot->inbuf);
-  slot->out_cuda = gpu && gst_cf_is_cuda_buffer (slot->outbuf);
-  if (slot->in_cuda && !gst_cf_check_cuda_context (self, slot->inbuf))
-    return FALSE;
-  if (!gst_cf_map_frame (&slot->in, &filter->in_info, slot->inbuf, GST_MAP_READ,
-          slot->in_cuda))
+  slot->in_path = gst_cf_mem_path_for (self, slot->inbuf);
+  slot->out_path = gst_cf_mem_path_for (self, slot->outbuf);
+  log_paths (self, slot);
+  if (!slot->in_path->map (self, &slot->in, &filter->in_info, slot->inbuf,
+          GST_MAP_READ))
     goto map_failed;
-  if (gst_cf_map_frame (&slot->out, &filter->out_info, slot->outbuf,
-          GST_MAP_WRITE, slot->out_cuda))
+  if (slot->out_path->map (self, &slot->out, &filter->out_info, slot->outbuf,
+          GST_MAP_WRITE))
     return TRUE;
   gst_video_frame_unmap (&slot->in);
 map_failed:
   GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a video frame."),
-      ("%s memory in, %s memory out", slot->in_cuda ? "CUDA" : "host",
-          slot->out_cuda ? "CUDA" : "host"));
+      ("%s memory in, %s memory out", slot->in_path->name,
+          slot->out_path->name));
   return FALSE;
 }
 
@@ -239,10 +260,12 @@ gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf)
   slot->border = priv->frame_border;
   priv->pending++;
 
+  GST_OBJECT_LOCK (self);
+  priv->frames++;
+  GST_OBJECT_UNLOCK (self);
+
   if (!push_context (priv))
     return gst_cf_filter_error (self, CF_ERROR_NO_DEVICE);
-  if (priv->use_gpu)
-    gst_cf_pin_recurring_memory (self, inbuf);
   st = priv->use_gpu ? launch_on_gpu (self, slot) : filter_on_cpu (self, slot);
   pop_context (priv);
   return st == CF_OK ? GST_FLOW_OK : gst_cf_filter_error (self, st);

@@ -6,6 +6,7 @@
 #include "gstcfprivate.h"
 #include "gstcfallocation.h"
 #include "gstcfcudamemory.h"
+#include "gstcfdevicememory.h"
 #include "gstcfpageable.h"
 #include "gstcfpinnedallocator.h"
 #include "gstcfslots.h"
@@ -42,6 +43,7 @@ enum
   PROP_BACKEND,
   PROP_BORDER,
   PROP_FRAMES_IN_FLIGHT,
+  PROP_STATS,
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaFilter, gst_cuda_filter,
@@ -236,12 +238,19 @@ static void
 release_gpu (GstCudaFilter * self)
 {
   GstCudaFilterPrivate *priv = PRIV (self);
+  GstAllocator *handoff;
 
   if (priv->context && gst_cuda_context_push (priv->context)) {
     gst_cf_slots_free (priv);
     gst_cuda_context_pop (NULL);
   }
+
   gst_clear_object (&priv->pinned);
+  /* the stats property reads it */
+  GST_OBJECT_LOCK (self);
+  handoff = g_steal_pointer (&priv->handoff);
+  GST_OBJECT_UNLOCK (self);
+  gst_clear_object (&handoff);
   priv->use_gpu = FALSE;
 }
 
@@ -251,6 +260,7 @@ static gboolean
 acquire_gpu (GstCudaFilter * self, gint device_id)
 {
   GstCudaFilterPrivate *priv = PRIV (self);
+  GstAllocator *handoff;
   CfStatus st;
 
   if (!gst_cuda_load_library ()) {
@@ -271,6 +281,14 @@ acquire_gpu (GstCudaFilter * self, gint device_id)
     return FALSE;
   }
   priv->pinned = gst_cf_pinned_allocator_new (priv->context);
+  handoff = gst_cf_device_allocator_new (priv->context);
+  GST_OBJECT_LOCK (self);
+  priv->handoff = handoff;
+  GST_OBJECT_UNLOCK (self);
+  if (!handoff) {
+    GST_WARNING_OBJECT (self, "no CUDA stream: %s", cf_last_error_string ());
+    return FALSE;
+  }
   /* GstCudaBufferPool finds the CUDA allocator by name */
   gst_cuda_memory_init_once ();
   priv->use_gpu = TRUE;
@@ -303,6 +321,10 @@ gst_cuda_filter_start (GstBaseTransform * trans)
 
   priv->use_gpu = FALSE;
   priv->head = priv->pending = 0;
+  GST_OBJECT_LOCK (self);
+  priv->frames = priv->uploads = priv->downloads = 0;
+  priv->last_in_path = priv->last_out_path = NULL;
+  GST_OBJECT_UNLOCK (self);
   if (backend != GST_CUDA_FILTER_BACKEND_CPU && !acquire_gpu (self, device_id)) {
     release_gpu (self);
     gst_clear_object (&priv->context);
@@ -541,6 +563,10 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   if (identity != gst_base_transform_is_passthrough (trans)) {
     GST_DEBUG_OBJECT (self, "passthrough %s", identity ? "on" : "off");
     gst_base_transform_set_passthrough (trans, identity);
+    /* Upstream's output memory depends on whether we take it or pass it on
+     * (a passthrough forwards the allocation query): ask it again. */
+    if (priv->use_gpu)
+      gst_base_transform_reconfigure_sink (trans);
   }
 }
 
@@ -659,6 +685,28 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 /* ------------------------------------------------------------------ */
 /* GObject                                                              */
 
+/* With the object lock held. */
+static GstStructure *
+stats (GstCudaFilter * self)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  guint64 map_downloads = 0, map_uploads = 0;
+
+  if (priv->handoff)
+    gst_cf_device_allocator_get_map_copies (priv->handoff, &map_downloads,
+        &map_uploads);
+  return gst_structure_new ("application/x-cudafilter-stats",
+      "frames", G_TYPE_UINT64, priv->frames,
+      "uploads", G_TYPE_UINT64, priv->uploads,
+      "downloads", G_TYPE_UINT64, priv->downloads,
+      "map-downloads", G_TYPE_UINT64, map_downloads,
+      "map-uploads", G_TYPE_UINT64, map_uploads,
+      "input-memory", G_TYPE_STRING,
+      priv->last_in_path ? priv->last_in_path->name : "none",
+      "output-memory", G_TYPE_STRING,
+      priv->last_out_path ? priv->last_out_path->name : "none", NULL);
+}
+
 static void
 gst_cuda_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -720,6 +768,9 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, priv->frames_in_flight);
       break;
+    case PROP_STATS:
+      g_value_take_boxed (value, stats (GST_CUDA_FILTER (object)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -776,6 +827,15 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Since the element last started: frames filtered (frames), frames "
+          "copied host to GPU (uploads) and GPU to host (downloads), copies "
+          "made when another element mapped this element's device output for "
+          "the CPU (map-downloads) or wrote it there (map-uploads), and the "
+          "memory of the last frame in and out (input-memory, output-memory: "
+          "system, pinned, CUDA, cudafilters device)", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
 

@@ -1,0 +1,430 @@
+/* Chains of cudafilters elements: adjacent elements hand frames over in
+ * device memory by themselves (system-memory caps, the hand-off allocator
+ * in the ALLOCATION query), and a chain gives byte for byte what the same
+ * elements give one at a time through system memory: in every format the
+ * issue names, odd sizes, through queue and tee, a passthrough element, a
+ * caps change, a flush and EOS with frames in flight. Where a GPU is
+ * present the elements' stats prove one upload and one download per frame
+ * for the whole chain, and a CPU map of device memory gives the right
+ * pixels (and a CPU write reaches the next element). On the CPU backend
+ * the same chains run the references (no copies at all). Needs the system
+ * plugins (queue, tee). */
+#include "element_util.h"
+
+#define N_FRAMES 4
+
+static const gchar *const steps[] = { "cudamedian size=3",
+  "cudabilateral", "cudagaussianblur sigma=1"
+};
+
+static const gchar *const formats[] = { "GRAY8", "GRAY16_LE", "RGBA", "NV12",
+  "I420", "Y444_16LE"
+};
+
+/* Frames @in through a harness around @launch, pushed all at once (frames
+ * in flight), then EOS: exactly as many come out, in order. */
+static void
+run_chain (const gchar * launch, const gchar * format, gint w, gint h,
+    GstBuffer ** in, guint n, GstBuffer ** out)
+{
+  GstHarness *hrn = cf_harness_new (launch, format, w, h);
+
+  for (guint i = 0; i < n; i++) {
+    GstBuffer *b = gst_buffer_ref (in[i]);
+
+    b = gst_buffer_make_writable (b);
+    GST_BUFFER_PTS (b) = i * GST_SECOND / 30;
+    fail_unless_equals_int (gst_harness_push (hrn, b), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_eos ()));
+  for (guint i = 0; i < n; i++) {
+    out[i] = gst_harness_pull (hrn);
+    fail_unless (out[i] != NULL, "%s: frame %u of %u missing", launch, i, n);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out[i]), i * GST_SECOND / 30);
+  }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (hrn), 0);
+  gst_harness_teardown (hrn);
+}
+
+/* What the first @n_steps elements give one at a time, each in a harness
+ * of its own (system memory in and out). */
+static GstBuffer *
+run_one_at_a_time (guint n_steps, const gchar * format, gint w, gint h,
+    GstBuffer * in)
+{
+  GstBuffer *buf = gst_buffer_ref (in);
+
+  for (guint s = 0; s < n_steps; s++) {
+    GstBuffer *next = cf_run_one (steps[s], format, w, h, buf);
+
+    gst_buffer_unref (buf);
+    buf = next;
+  }
+  return buf;
+}
+
+static gchar *
+chain_line (guint n_steps, const gchar * between, guint frames_in_flight)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n_steps; i++)
+    g_string_append_printf (s, "%s%s name=e%u frames-in-flight=%u",
+        i ? between : "", steps[i], i, frames_in_flight);
+  return g_string_free (s, FALSE);
+}
+
+static void
+random_frames (GstBuffer ** in, guint n, const gchar * format, gint w, gint h,
+    guint32 seed)
+{
+  for (guint i = 0; i < n; i++)
+    in[i] = cf_random_frame (gst_video_format_from_string (format), w, h,
+        0, seed + i);
+}
+
+static void
+clear_frames (GstBuffer ** frames, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    gst_clear_buffer (&frames[i]);
+}
+
+/* Chains of @n_steps elements with @between between them equal the
+ * elements one at a time, frame by frame. */
+static void
+check_chain (guint n_steps, const gchar * between, const gchar * format,
+    gint w, gint h, guint frames_in_flight)
+{
+  gchar *line = chain_line (n_steps, between, frames_in_flight);
+  GstVideoFormat f = gst_video_format_from_string (format);
+  GstBuffer *in[N_FRAMES], *out[N_FRAMES];
+
+  random_frames (in, N_FRAMES, format, w, h, w * 131 + h);
+  run_chain (line, format, w, h, in, N_FRAMES, out);
+  for (guint i = 0; i < N_FRAMES; i++) {
+    GstBuffer *want = run_one_at_a_time (n_steps, format, w, h, in[i]);
+
+    fail_unless_equals_int (cf_frames_max_diff (want, out[i], f, w, h), 0);
+    gst_buffer_unref (want);
+  }
+  GST_INFO ("%s %s %dx%d: identical", line, format, w, h);
+  clear_frames (in, N_FRAMES);
+  clear_frames (out, N_FRAMES);
+  g_free (line);
+}
+
+GST_START_TEST (test_chains_match_elements_one_at_a_time)
+{
+  static const gint sizes[][2] = { {37, 29}, {64, 48}, {7, 3} };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (guint n = 2; n <= 3; n++)
+        check_chain (n, " ! ", formats[f], sizes[s][0], sizes[s][1],
+            1 + (s + n) % 3);
+}
+
+GST_END_TEST;
+
+/* queue forwards the allocation query, so the hand-off holds across it;
+ * tee does not (its branches may be anything), so the frames cross in
+ * system memory; either way the pixels are the same. */
+GST_START_TEST (test_chains_through_queue_and_tee)
+{
+  check_chain (3, " ! queue ! ", "GRAY16_LE", 61, 33, 2);
+  check_chain (3, " ! tee ! ", "RGBA", 45, 20, 2);
+  check_chain (2, " ! queue max-size-buffers=1 ! ", "NV12", 30, 18, 3);
+}
+
+GST_END_TEST;
+
+static guint64
+stat (GstElement * bin, const gchar * name, const gchar * field)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (bin), name);
+  GstStructure *s = NULL;
+  guint64 v = 0;
+
+  fail_unless (e != NULL);
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "%s", field);
+  gst_structure_free (s);
+  gst_object_unref (e);
+  return v;
+}
+
+static gchar *
+stat_string (GstElement * bin, const gchar * name, const gchar * field)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (bin), name);
+  GstStructure *s = NULL;
+  gchar *v;
+
+  g_object_get (e, "stats", &s, NULL);
+  v = g_strdup (gst_structure_get_string (s, field));
+  gst_structure_free (s);
+  gst_object_unref (e);
+  return v;
+}
+
+/* On the GPU a chain of 3 uploads each frame once (the first element) and
+ * downloads it once (the last); on the CPU nothing is copied. */
+static void
+check_copies (const gchar * format, guint frames_in_flight)
+{
+  gchar *line = chain_line (3, " ! ", frames_in_flight);
+  GstHarness *hrn = cf_harness_new (line, format, 64, 36);
+  gboolean gpu = cf_have_gpu ();
+  GstBuffer *in[N_FRAMES];
+
+  random_frames (in, N_FRAMES, format, 64, 36, 7);
+  for (guint i = 0; i < N_FRAMES; i++)
+    fail_unless_equals_int (gst_harness_push (hrn, in[i]), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_eos ()));
+  for (guint i = 0; i < N_FRAMES; i++)
+    gst_buffer_unref (gst_harness_pull (hrn));
+  for (guint e = 0; e < 3; e++) {
+    gchar name[4];
+
+    g_snprintf (name, sizeof (name), "e%u", e);
+    fail_unless_equals_uint64 (stat (hrn->element, name, "frames"), N_FRAMES);
+    fail_unless_equals_uint64 (stat (hrn->element, name, "uploads"),
+        gpu && e == 0 ? N_FRAMES : 0);
+    fail_unless_equals_uint64 (stat (hrn->element, name, "downloads"),
+        gpu && e == 2 ? N_FRAMES : 0);
+    fail_unless_equals_uint64 (stat (hrn->element, name, "map-downloads"), 0);
+    fail_unless_equals_uint64 (stat (hrn->element, name, "map-uploads"), 0);
+    if (gpu && e > 0) {
+      gchar *mem = stat_string (hrn->element, name, "input-memory");
+
+      fail_unless_equals_string (mem, "cudafilters device");
+      g_free (mem);
+    }
+  }
+  gst_harness_teardown (hrn);
+  g_free (line);
+}
+
+GST_START_TEST (test_chain_copies_once_each_way)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    check_copies (formats[f], 1 + f % 3);
+}
+
+GST_END_TEST;
+
+/* A probe between two elements reads the frame on the CPU (a deep copy and
+ * a map): it holds the first element's pixels; then it writes it, and the
+ * second element filters what was written. */
+typedef struct
+{
+  GstBuffer *seen;              /* what the CPU read */
+  gboolean write;
+} Tap;
+
+static GstPadProbeReturn
+tap_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Tap *tap = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMapInfo map;
+
+  gst_clear_buffer (&tap->seen);
+  tap->seen = gst_buffer_copy_deep (buf);
+  if (tap->write) {
+    buf = gst_buffer_make_writable (buf);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READWRITE));
+    for (gsize i = 0; i < map.size; i += 3)
+      map.data[i] ^= 0x5a;
+    gst_buffer_unmap (buf, &map);
+    GST_PAD_PROBE_INFO_DATA (info) = buf;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+check_cpu_access (gboolean write)
+{
+  const gchar *format = "GRAY16_LE";
+  GstVideoFormat f = GST_VIDEO_FORMAT_GRAY16_LE;
+  GstHarness *hrn = cf_harness_new ("cudamedian size=3 name=e0 ! "
+      "cudabilateral name=e1", format, 40, 30);
+  GstElement *second = gst_bin_get_by_name (GST_BIN (hrn->element), "e1");
+  GstPad *pad = gst_element_get_static_pad (second, "sink");
+  Tap tap = { NULL, write };
+  GstBuffer *in = cf_random_frame (f, 40, 30, 0, 99);
+  GstBuffer *median = cf_run_one (steps[0], format, 40, 30, in);
+  GstBuffer *out, *want, *tapped;
+  GstMapInfo map;
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, tap_buffer, &tap, NULL);
+  out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  fail_unless (out != NULL && tap.seen != NULL);
+  fail_unless_equals_int (cf_frames_max_diff (median, tap.seen, f, 40, 30), 0);
+  /* what the second element should have filtered */
+  tapped = gst_buffer_copy_deep (median);
+  if (write) {
+    gst_buffer_map (tapped, &map, GST_MAP_READWRITE);
+    for (gsize i = 0; i < map.size; i += 3)
+      map.data[i] ^= 0x5a;
+    gst_buffer_unmap (tapped, &map);
+  }
+  want = cf_run_one (steps[1], format, 40, 30, tapped);
+  fail_unless_equals_int (cf_frames_max_diff (want, out, f, 40, 30), 0);
+  if (cf_have_gpu ()) {
+    fail_unless (stat (hrn->element, "e0", "map-downloads") >= 1);
+    fail_unless_equals_uint64 (stat (hrn->element, "e0", "map-uploads"),
+        write ? 1 : 0);
+  }
+  gst_buffer_unref (tap.seen);
+  gst_buffer_unref (tapped);
+  gst_buffer_unref (want);
+  gst_buffer_unref (out);
+  gst_buffer_unref (median);
+  gst_buffer_unref (in);
+  gst_object_unref (pad);
+  gst_object_unref (second);
+  gst_harness_teardown (hrn);
+}
+
+GST_START_TEST (test_cpu_reads_device_memory)
+{
+  check_cpu_access (FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_cpu_writes_reach_the_next_element)
+{
+  check_cpu_access (TRUE);
+}
+
+GST_END_TEST;
+
+/* A middle element whose parameters make it the identity passes frames
+ * through, and the chain still equals the other two one at a time. */
+GST_START_TEST (test_chain_with_passthrough_in_the_middle)
+{
+  const gchar *format = "I420";
+  GstVideoFormat f = GST_VIDEO_FORMAT_I420;
+  GstBuffer *in[N_FRAMES], *out[N_FRAMES];
+
+  random_frames (in, N_FRAMES, format, 50, 26, 3);
+  run_chain ("cudamedian size=3 frames-in-flight=2 ! cudagaussianblur "
+      "sigma=0 ! cudabilateral frames-in-flight=2", format, 50, 26, in,
+      N_FRAMES, out);
+  for (guint i = 0; i < N_FRAMES; i++) {
+    GstBuffer *m = cf_run_one (steps[0], format, 50, 26, in[i]);
+    GstBuffer *want = cf_run_one (steps[1], format, 50, 26, m);
+
+    fail_unless_equals_int (cf_frames_max_diff (want, out[i], f, 50, 26), 0);
+    gst_buffer_unref (m);
+    gst_buffer_unref (want);
+  }
+  clear_frames (in, N_FRAMES);
+  clear_frames (out, N_FRAMES);
+}
+
+GST_END_TEST;
+
+/* New caps mid-stream (another size) drain the chain and renegotiate every
+ * hand-off; frames of both sizes come out whole and in order. */
+GST_START_TEST (test_chain_caps_change)
+{
+  const gchar *format = "GRAY8";
+  GstVideoFormat f = GST_VIDEO_FORMAT_GRAY8;
+  gchar *line = chain_line (3, " ! ", 3);
+  GstHarness *hrn = cf_harness_new (line, format, 33, 17);
+  static const gint sizes[][2] = { {33, 17}, {70, 41} };
+  GstBuffer *in[2][N_FRAMES];
+
+  /* the sink takes both sizes: it must not ask for renegotiation (a
+   * harness's new sink caps do) while the old frames drain */
+  gst_harness_set_sink_caps_str (hrn, "video/x-raw,format=GRAY8");
+  for (guint s = 0; s < 2; s++) {
+    if (s) {
+      gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
+          "height=%d,framerate=30/1", format, sizes[s][0], sizes[s][1]);
+
+      gst_harness_set_src_caps_str (hrn, caps);
+      g_free (caps);
+    }
+    random_frames (in[s], N_FRAMES, format, sizes[s][0], sizes[s][1], s * 10);
+    for (guint i = 0; i < N_FRAMES; i++)
+      fail_unless_equals_int (gst_harness_push (hrn,
+              gst_buffer_ref (in[s][i])), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_eos ()));
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; i < N_FRAMES; i++) {
+      GstBuffer *out = gst_harness_pull (hrn);
+      GstBuffer *want = run_one_at_a_time (3, format, sizes[s][0],
+          sizes[s][1], in[s][i]);
+
+      fail_unless (out != NULL);
+      fail_unless (cf_frames_max_diff (want, out, f, sizes[s][0],
+              sizes[s][1]) == 0, "size %d frame %u differs", s, i);
+      gst_buffer_unref (out);
+      gst_buffer_unref (want);
+    }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (hrn), 0);
+  for (guint s = 0; s < 2; s++)
+    clear_frames (in[s], N_FRAMES);
+  gst_harness_teardown (hrn);
+  g_free (line);
+}
+
+GST_END_TEST;
+
+/* A flush drops the frames in flight of every element; the chain then runs
+ * on, and EOS lets out exactly the frames pushed after the flush. */
+GST_START_TEST (test_chain_flush_then_eos)
+{
+  gchar *line = chain_line (3, " ! ", 3);
+  GstHarness *hrn = cf_harness_new (line, "NV12", 48, 32);
+  GstBuffer *in[N_FRAMES];
+  GstSegment segment;
+
+  random_frames (in, N_FRAMES, "NV12", 48, 32, 5);
+  for (guint i = 0; i < N_FRAMES; i++)
+    gst_harness_push (hrn, gst_buffer_ref (in[i]));
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_flush_stop (TRUE)));
+  while (gst_harness_buffers_in_queue (hrn))
+    gst_buffer_unref (gst_harness_pull (hrn));
+  /* flush-stop resets the segment: send one again before more data */
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_segment (&segment)));
+  for (guint i = 0; i < N_FRAMES; i++)
+    fail_unless_equals_int (gst_harness_push (hrn, gst_buffer_ref (in[i])),
+        GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (hrn, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (hrn), N_FRAMES);
+  clear_frames (in, N_FRAMES);
+  gst_harness_teardown (hrn);
+  g_free (line);
+}
+
+GST_END_TEST;
+
+static Suite *
+chain_suite (void)
+{
+  Suite *s = suite_create ("chain");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_chains_match_elements_one_at_a_time);
+  tcase_add_test (tc, test_chains_through_queue_and_tee);
+  tcase_add_test (tc, test_chain_copies_once_each_way);
+  tcase_add_test (tc, test_cpu_reads_device_memory);
+  tcase_add_test (tc, test_cpu_writes_reach_the_next_element);
+  tcase_add_test (tc, test_chain_with_passthrough_in_the_middle);
+  tcase_add_test (tc, test_chain_caps_change);
+  tcase_add_test (tc, test_chain_flush_then_eos);
+  return s;
+}
+
+GST_CHECK_MAIN (chain);
