@@ -1,0 +1,103 @@
+/* The element-test harness: the cases every cudafilters element must pass,
+ * written once. An element's test file describes the element in a
+ * CfElementTest (its entry: settings, its reference, property ranges, the
+ * CUDA comparison) and builds its suite with cf_element_suite (), which
+ * holds the shared cases; the file adds only the tests of its own:
+ *
+ *   - the reference at odd sizes, exactly, in both border modes
+ *   - every template format (frames changed, alpha untouched)
+ *   - padded strides (GstVideoMeta) give the compact rows' output
+ *   - EOS and flush keep every frame; state cycling; caps change
+ *   - unsupported caps refused; backend=cuda an error without a GPU
+ *   - identity settings pass buffers through
+ *   - properties changed while PLAYING apply from the next frame
+ *   - property ranges, flags, defaults, values set and read back
+ *   - with a GPU, the CUDA backend against the CPU one
+ *
+ * CPU backend everywhere; the CUDA comparison where a GPU is. */
+#ifndef CF_ELEMENT_HARNESS_H
+#define CF_ELEMENT_HARNESS_H
+
+#include "element_util.h"
+
+/* What the reference needs to know of a plane beyond its samples, as the
+ * base class tells an element's filter_plane. */
+typedef struct
+{
+  guint index;                  /* plane number in the frame */
+  guint w_sub, h_sub;           /* log2 of its subsampling */
+  guint channel_mask;           /* its colour channels: not alpha, padding */
+  CfBorder border;
+} CfRefPlane;
+
+/* The element's reference: filters plane @plane of a frame (src into dst)
+ * for @params, as the element would; a plane it leaves alone stays a copy
+ * of the input. */
+typedef CfStatus (*CfPlaneReference) (const CfPlane * src, const CfPlane * dst,
+    const CfRefPlane * plane, gconstpointer params);
+
+/* Element properties, and what the reference gets for them. */
+typedef struct
+{
+  const gchar *props;
+  gconstpointer params;
+} CfRefCase;
+
+/* A property and what it must be. */
+typedef struct
+{
+  const gchar *name;
+  gdouble min, max;             /* int and double properties: the range */
+  const gchar *value;           /* set, then read back unchanged */
+  const gchar *default_value;   /* NULL: not checked */
+} CfPropertyCase;
+
+typedef struct
+{
+  gint width, height;
+} CfSize;
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *props;           /* settings that change every frame */
+  const gchar *identity[3];     /* settings that pass buffers through */
+  /* A live change: the first frame's settings, those set while PLAYING,
+   * then identity settings set while PLAYING. */
+  const gchar *live_from, *live_to, *live_identity;
+
+  /* The reference at odd sizes: each case in each format at each size,
+   * in both border modes, equal to what @reference makes. */
+  CfPlaneReference reference;
+  const CfRefCase *ref_cases;   /* ends with {NULL} */
+  const gchar *const *ref_formats;      /* ends with NULL */
+  const CfSize *ref_sizes;      /* ends with {0, 0} */
+
+  const CfPropertyCase *properties;     /* ends with {NULL} */
+
+  /* With a GPU, backend=cuda against backend=cpu, in each format at each
+   * size (the last with rows padded by 40 bytes): the settings of variant
+   * @k (0, 1... until NULL, freed by the caller) and the largest
+   * difference allowed. */
+  const gchar *const *cuda_formats;     /* ends with NULL */
+  const CfSize *cuda_sizes;     /* ends with {0, 0} */
+  gchar *(*cuda_props) (guint format, guint size, guint k, gint * max_diff);
+} CfElementTest;
+
+/* A suite named after the element holding the shared cases for @entry
+ * (which must outlive the suite); add the element's own test case. */
+Suite *cf_element_suite (const CfElementTest * entry);
+
+/* @in (of the given format and size) filtered plane by plane by
+ * @reference, in a new buffer. */
+GstBuffer *cf_reference_frame (GstBuffer * in, GstVideoFormat format,
+    gint width, gint height, CfBorder border, CfPlaneReference reference,
+    gconstpointer params);
+
+/* Runs "@element @props backend=cpu" on a random frame and checks that it
+ * equals the reference for @params, exactly. */
+void cf_check_reference (const gchar * element, const gchar * props,
+    GstVideoFormat format, gint width, gint height, CfBorder border,
+    CfPlaneReference reference, gconstpointer params, guint32 seed);
+
+#endif /* CF_ELEMENT_HARNESS_H */
