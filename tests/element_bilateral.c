@@ -18,14 +18,6 @@ typedef struct
   CfBilateralDistance distance;
 } BilateralRef;
 
-static void
-axis (const BilateralRef * b, guint sub, gdouble * sigma, gint * radius)
-{
-  *sigma = b->sigma_space / (1 << sub);
-  *radius = b->radius > 0 ? (b->radius + (1 << sub) - 1) / (1 << sub) :
-      cf_bilateral_default_radius (*sigma);
-}
-
 static CfStatus
 reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
     gconstpointer params)
@@ -33,8 +25,10 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
   const BilateralRef *b = params;
   CfBilateralParams p = { 0 };
 
-  axis (b, plane->w_sub, &p.sigma_x, &p.radius_x);
-  axis (b, plane->h_sub, &p.sigma_y, &p.radius_y);
+  cf_ref_axis (b->sigma_space, b->radius, plane->w_sub,
+      cf_bilateral_default_radius, &p.sigma_x, &p.radius_x);
+  cf_ref_axis (b->sigma_space, b->radius, plane->h_sub,
+      cf_bilateral_default_radius, &p.sigma_y, &p.radius_y);
   p.sigma_range = b->sigma_range;
   p.mode = b->mode;
   p.distance = b->distance;
@@ -173,13 +167,8 @@ GST_END_TEST;
 static Suite *
 cudabilateral_suite (void)
 {
-  Suite *s = cf_element_suite (&entry);
-  TCase *tc = tcase_create (ELEMENT);
-
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_color_distance);
-  tcase_add_test (tc, test_chroma_scaling);
-  return s;
+  return cf_element_suite (&entry, CF_OWN_TEST (test_color_distance),
+      CF_OWN_TEST (test_chroma_scaling), NULL);
 }
 
 GST_CHECK_MAIN (cudabilateral);

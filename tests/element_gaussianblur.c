@@ -12,14 +12,6 @@ typedef struct
   gint radius;
 } GaussianRef;
 
-static void
-axis (const GaussianRef * g, guint sub, gdouble * sigma, gint * radius)
-{
-  *sigma = fabs (g->sigma) / (1 << sub);
-  *radius = g->radius > 0 ? (g->radius + (1 << sub) - 1) >> sub :
-      cf_gaussian_default_radius (*sigma);
-}
-
 static CfStatus
 reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
     gconstpointer params)
@@ -27,8 +19,10 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
   const GaussianRef *g = params;
   CfGaussianParams p = { 0 };
 
-  axis (g, plane->w_sub, &p.sigma_x, &p.radius_x);
-  axis (g, plane->h_sub, &p.sigma_y, &p.radius_y);
+  cf_ref_axis (fabs (g->sigma), g->radius, plane->w_sub,
+      cf_gaussian_default_radius, &p.sigma_x, &p.radius_x);
+  cf_ref_axis (fabs (g->sigma), g->radius, plane->h_sub,
+      cf_gaussian_default_radius, &p.sigma_y, &p.radius_y);
   p.sharpen = g->sigma < 0;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
@@ -79,7 +73,7 @@ static const CfElementTest entry = {
 static Suite *
 cudagaussianblur_suite (void)
 {
-  return cf_element_suite (&entry);
+  return cf_element_suite (&entry, NULL);
 }
 
 GST_CHECK_MAIN (cudagaussianblur);

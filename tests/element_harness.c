@@ -76,6 +76,22 @@ cf_check_reference (const gchar * element, const gchar * props,
   g_free (launch);
 }
 
+gint
+cf_ref_radius (gint radius, guint sub)
+{
+  return (radius + (1 << sub) - 1) >> sub;
+}
+
+void
+cf_ref_axis (gdouble sigma, gint radius, guint sub,
+    gint (*default_radius) (gdouble sigma), gdouble * sigma_out,
+    gint * radius_out)
+{
+  *sigma_out = sigma / (1 << sub);
+  *radius_out = radius > 0 ? cf_ref_radius (radius, sub) :
+      default_radius (*sigma_out);
+}
+
 static gchar *
 cpu_line (const gchar * props)
 {
@@ -387,6 +403,22 @@ value_is (GParamSpec * spec, const GValue * v, const gchar * text)
   return same;
 }
 
+/* The range of an int or double property, as doubles; FALSE for others. */
+static gboolean
+numeric_range (GParamSpec * spec, gdouble * min, gdouble * max)
+{
+  if (G_IS_PARAM_SPEC_INT (spec)) {
+    *min = G_PARAM_SPEC_INT (spec)->minimum;
+    *max = G_PARAM_SPEC_INT (spec)->maximum;
+  } else if (G_IS_PARAM_SPEC_DOUBLE (spec)) {
+    *min = G_PARAM_SPEC_DOUBLE (spec)->minimum;
+    *max = G_PARAM_SPEC_DOUBLE (spec)->maximum;
+  } else {
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Each property is controllable and mutable while PLAYING, has its range
  * (out-of-range values are clamped by the spec, never stored as is) and
  * default, and keeps a value set on it. */
@@ -398,27 +430,24 @@ GST_START_TEST (test_property_ranges)
   fail_unless (entry->properties[0].name != NULL);
   for (const CfPropertyCase * p = entry->properties; p->name; p++) {
     GParamSpec *spec = g_object_class_find_property (klass, p->name);
-    GValue v = G_VALUE_INIT;
+    GValue v = G_VALUE_INIT, d = G_VALUE_INIT;
+    gdouble min, max;
 
     fail_unless (spec != NULL, "no property %s", p->name);
     fail_unless (spec->flags & GST_PARAM_CONTROLLABLE, "%s", p->name);
     fail_unless (spec->flags & GST_PARAM_MUTABLE_PLAYING, "%s", p->name);
-    if (G_IS_PARAM_SPEC_INT (spec)) {
-      fail_unless_equals_int (G_PARAM_SPEC_INT (spec)->minimum, p->min);
-      fail_unless_equals_int (G_PARAM_SPEC_INT (spec)->maximum, p->max);
-      g_value_init (&v, G_TYPE_INT);
-      g_value_set_int (&v, p->max + 1000);
+    if (numeric_range (spec, &min, &max)) {
+      fail_unless_equals_float (min, p->min);
+      fail_unless_equals_float (max, p->max);
+      g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (spec));
+      g_value_init (&d, G_TYPE_DOUBLE);
+      g_value_set_double (&d, p->max + 1000.0);
+      fail_unless (g_value_transform (&d, &v));
       fail_unless (g_param_value_validate (spec, &v), "%s", p->name);
-      fail_unless_equals_int (g_value_get_int (&v), p->max);
+      fail_unless (g_value_transform (&v, &d));
+      fail_unless_equals_float (g_value_get_double (&d), p->max);
       g_value_unset (&v);
-    } else if (G_IS_PARAM_SPEC_DOUBLE (spec)) {
-      fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (spec)->minimum, p->min);
-      fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (spec)->maximum, p->max);
-      g_value_init (&v, G_TYPE_DOUBLE);
-      g_value_set_double (&v, p->max + 1000.0);
-      fail_unless (g_param_value_validate (spec, &v), "%s", p->name);
-      fail_unless_equals_float (g_value_get_double (&v), p->max);
-      g_value_unset (&v);
+      g_value_unset (&d);
     }
     if (p->default_value)
       fail_unless (value_is (spec, g_param_spec_get_default_value (spec),
@@ -469,10 +498,12 @@ GST_START_TEST (test_cuda_backend)
 GST_END_TEST;
 
 Suite *
-cf_element_suite (const CfElementTest * e)
+cf_element_suite (const CfElementTest * e, ...)
 {
   Suite *s = suite_create (e->name);
-  TCase *tc = tcase_create ("every element");
+  TCase *tc = tcase_create ("every element"), *own = tcase_create (e->name);
+  TFun test;
+  va_list tests;
 
   entry = e;
   suite_add_tcase (s, tc);
@@ -487,5 +518,10 @@ cf_element_suite (const CfElementTest * e)
   tcase_add_test (tc, test_live_property_change);
   tcase_add_test (tc, test_property_ranges);
   tcase_add_test (tc, test_cuda_backend);
+  suite_add_tcase (s, own);
+  va_start (tests, e);
+  while ((test = va_arg (tests, TFun)))
+    _tcase_add_test (own, test, va_arg (tests, const gchar *), 0, 0, 0, 1);
+  va_end (tests);
   return s;
 }

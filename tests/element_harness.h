@@ -84,19 +84,33 @@ typedef struct
   gchar *(*cuda_props) (guint format, guint size, guint k, gint * max_diff);
 } CfElementTest;
 
-/* A suite named after the element holding the shared cases for @entry
- * (which must outlive the suite); add the element's own test case. */
-Suite *cf_element_suite (const CfElementTest * entry);
+/* The suite of an element: the shared cases for @entry (which must
+ * outlive the suite), then the element's own tests, each given as
+ * CF_OWN_TEST (name of its GST_START_TEST), then NULL. */
+Suite *cf_element_suite (const CfElementTest * entry, ...)
+    G_GNUC_NULL_TERMINATED;
+#define CF_OWN_TEST(test) (test), #test
+
+/* A radius on a plane subsampled by 2^@sub, rounded up so that a
+ * subsampled plane is filtered wherever the full one is: how every element
+ * scales its radii. */
+     gint cf_ref_radius (gint radius, guint sub);
+
+/* A spatial sigma and its radius (0: @default_radius of the scaled sigma)
+ * on a plane subsampled by 2^@sub. */
+     void cf_ref_axis (gdouble sigma, gint radius, guint sub,
+    gint (*default_radius) (gdouble sigma), gdouble * sigma_out,
+    gint * radius_out);
 
 /* @in (of the given format and size) filtered plane by plane by
  * @reference, in a new buffer. */
-GstBuffer *cf_reference_frame (GstBuffer * in, GstVideoFormat format,
+     GstBuffer *cf_reference_frame (GstBuffer * in, GstVideoFormat format,
     gint width, gint height, CfBorder border, CfPlaneReference reference,
     gconstpointer params);
 
 /* Runs "@element @props backend=cpu" on a random frame and checks that it
  * equals the reference for @params, exactly. */
-void cf_check_reference (const gchar * element, const gchar * props,
+     void cf_check_reference (const gchar * element, const gchar * props,
     GstVideoFormat format, gint width, gint height, CfBorder border,
     CfPlaneReference reference, gconstpointer params, guint32 seed);
 

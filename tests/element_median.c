@@ -23,7 +23,6 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
     gconstpointer params)
 {
   const MedianRef *m = params;
-  gint r = m->size / 2;
   CfMedianParams p = { m->radius, m->radius, m->mode, m->iterations,
     plane->border, CF_ALL_CHANNELS (src->channels), CF_MEDIAN_KERNEL_AUTO
   };
@@ -31,8 +30,8 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
   if (m->one_plane && plane->index != m->plane)
     return CF_OK;
   if (!m->radius) {
-    p.radius_x = (r + (1 << plane->w_sub) - 1) >> plane->w_sub;
-    p.radius_y = (r + (1 << plane->h_sub) - 1) >> plane->h_sub;
+    p.radius_x = cf_ref_radius (m->size / 2, plane->w_sub);
+    p.radius_y = cf_ref_radius (m->size / 2, plane->h_sub);
   }
   return cf_median_ref (src, dst, &p);
 }
@@ -214,14 +213,9 @@ GST_END_TEST;
 static Suite *
 cudamedian_suite (void)
 {
-  Suite *s = cf_element_suite (&entry);
-  TCase *tc = tcase_create (ELEMENT);
-
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_chroma_window_scaled);
-  tcase_add_test (tc, test_luma_only);
-  tcase_add_test (tc, test_even_size_rounds_up);
-  return s;
+  return cf_element_suite (&entry, CF_OWN_TEST (test_chroma_window_scaled),
+      CF_OWN_TEST (test_luma_only), CF_OWN_TEST (test_even_size_rounds_up),
+      NULL);
 }
 
 GST_CHECK_MAIN (cudamedian);

@@ -18,10 +18,9 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
     gconstpointer params)
 {
   const SatBlurRef *b = params;
-  CfSatBlurParams p = {
-    (b->radius_x + (1 << plane->w_sub) - 1) >> plane->w_sub,
-    (b->radius_y + (1 << plane->h_sub) - 1) >> plane->h_sub,
-    b->passes, plane->border, plane->channel_mask
+  CfSatBlurParams p = { cf_ref_radius (b->radius_x, plane->w_sub),
+    cf_ref_radius (b->radius_y, plane->h_sub), b->passes, plane->border,
+    plane->channel_mask
   };
 
   return cf_satblur_ref (src, dst, &p);
@@ -142,14 +141,10 @@ GST_END_TEST;
 static Suite *
 cudasatblur_suite (void)
 {
-  Suite *s = cf_element_suite (&entry);
-  TCase *tc = tcase_create (ELEMENT);
-
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_constant_frame_stays_constant);
-  tcase_add_test (tc, test_one_radius_zero_still_blurs);
-  tcase_add_test (tc, test_sigma_of_passes);
-  return s;
+  return cf_element_suite (&entry,
+      CF_OWN_TEST (test_constant_frame_stays_constant),
+      CF_OWN_TEST (test_one_radius_zero_still_blurs),
+      CF_OWN_TEST (test_sigma_of_passes), NULL);
 }
 
 GST_CHECK_MAIN (cudasatblur);
