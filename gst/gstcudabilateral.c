@@ -39,6 +39,7 @@
 #endif
 
 #include "gstcudabilateral.h"
+#include "gstcfplane.h"
 #include "bilateral.h"
 
 #include <math.h>
@@ -125,17 +126,6 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
   return props->sigma_space == 0.0 || props->sigma_range == 0.0;
 }
 
-/* sigma-space and radius in the pixels of a plane subsampled by 2^sub. */
-static void
-scale_axis (const BilateralProps * props, guint sub, double *sigma, int *radius)
-{
-  *sigma = props->sigma_space / (1 << sub);
-  if (props->radius > 0)
-    *radius = (props->radius + (1 << sub) - 1) >> sub;
-  else
-    *radius = cf_bilateral_default_radius (*sigma);
-}
-
 static CfStatus
 filter_plane (GstCudaFilter * filter, gconstpointer params,
     const GstCudaFilterPlane * plane, const CfExec * exec)
@@ -143,8 +133,10 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   const BilateralProps *props = params;
   CfBilateralParams p = { 0 };
 
-  scale_axis (props, plane->w_sub, &p.sigma_x, &p.radius_x);
-  scale_axis (props, plane->h_sub, &p.sigma_y, &p.radius_y);
+  gst_cf_plane_axis (props->sigma_space, props->radius, plane->w_sub,
+      cf_bilateral_default_radius, &p.sigma_x, &p.radius_x);
+  gst_cf_plane_axis (props->sigma_space, props->radius, plane->h_sub,
+      cf_bilateral_default_radius, &p.sigma_y, &p.radius_y);
   p.sigma_range = props->sigma_range;
   p.mode = props->mode;
   p.distance = props->distance;

@@ -24,6 +24,7 @@
 #endif
 
 #include "gstcudagaussianblur.h"
+#include "gstcfplane.h"
 #include "gaussian.h"
 
 #include <math.h>
@@ -64,17 +65,6 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
   return ((const GaussianProps *) params)->sigma == 0.0;
 }
 
-/* Sigma and radius in the pixels of a plane subsampled by 2^sub. */
-static void
-scale_axis (const GaussianProps * props, guint sub, double *sigma, int *radius)
-{
-  *sigma = fabs (props->sigma) / (1 << sub);
-  if (props->radius > 0)
-    *radius = (props->radius + (1 << sub) - 1) >> sub;
-  else
-    *radius = cf_gaussian_default_radius (*sigma);
-}
-
 static CfStatus
 filter_plane (GstCudaFilter * filter, gconstpointer params,
     const GstCudaFilterPlane * plane, const CfExec * exec)
@@ -82,8 +72,10 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   const GaussianProps *props = params;
   CfGaussianParams p = { 0 };
 
-  scale_axis (props, plane->w_sub, &p.sigma_x, &p.radius_x);
-  scale_axis (props, plane->h_sub, &p.sigma_y, &p.radius_y);
+  gst_cf_plane_axis (fabs (props->sigma), props->radius, plane->w_sub,
+      cf_gaussian_default_radius, &p.sigma_x, &p.radius_x);
+  gst_cf_plane_axis (fabs (props->sigma), props->radius, plane->h_sub,
+      cf_gaussian_default_radius, &p.sigma_y, &p.radius_y);
   p.sharpen = props->sigma < 0.0;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;

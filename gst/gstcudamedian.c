@@ -32,6 +32,7 @@
 #endif
 
 #include "gstcudamedian.h"
+#include "gstcfplane.h"
 #include "median.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_median_debug);
@@ -94,14 +95,6 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
   return ((const MedianProps *) params)->size <= 1;
 }
 
-/* The radius in the pixels of a plane subsampled by 2^sub, rounded up so
- * that chroma is still filtered when luma is. */
-static int
-scale_radius (gint size, guint sub)
-{
-  return (size / 2 + (1 << sub) - 1) >> sub;
-}
-
 static CfStatus
 filter_plane (GstCudaFilter * filter, gconstpointer params,
     const GstCudaFilterPlane * plane, const CfExec * exec)
@@ -109,8 +102,8 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   const MedianProps *props = params;
   CfMedianParams p = { 0 };
 
-  p.radius_x = scale_radius (props->size, plane->w_sub);
-  p.radius_y = scale_radius (props->size, plane->h_sub);
+  p.radius_x = gst_cf_plane_radius (props->size / 2, plane->w_sub);
+  p.radius_y = gst_cf_plane_radius (props->size / 2, plane->h_sub);
   p.mode = props->mode;
   p.iterations = props->iterations;
   p.border = plane->border;

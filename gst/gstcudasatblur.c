@@ -34,6 +34,7 @@
 #endif
 
 #include "gstcudasatblur.h"
+#include "gstcfplane.h"
 #include "satblur.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_sat_blur_debug);
@@ -73,13 +74,6 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
   return props->radius_x == 0 && props->radius_y == 0;
 }
 
-/* A radius in the pixels of a plane subsampled by 2^sub. */
-static gint
-scale_radius (gint radius, guint sub)
-{
-  return (radius + (1 << sub) - 1) >> sub;
-}
-
 static CfStatus
 filter_plane (GstCudaFilter * filter, gconstpointer params,
     const GstCudaFilterPlane * plane, const CfExec * exec)
@@ -87,8 +81,8 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   const SatBlurProps *props = params;
   CfSatBlurParams p = { 0 };
 
-  p.radius_x = scale_radius (props->radius_x, plane->w_sub);
-  p.radius_y = scale_radius (props->radius_y, plane->h_sub);
+  p.radius_x = gst_cf_plane_radius (props->radius_x, plane->w_sub);
+  p.radius_y = gst_cf_plane_radius (props->radius_y, plane->h_sub);
   p.passes = props->passes;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
