@@ -34,30 +34,27 @@ static const int radii[] = { 1, 3, 5, 7, 10 };
 
 #define N_RADII ((int) (sizeof radii / sizeof radii[0]))
 
-typedef struct {
-  CfBenchFrames *frames;
+typedef struct
+{
   CfBilateralParams p;
-  CfScratch scratch;
+  CfBenchFilter ours;           /* cf_bilateral of p on ours.frames */
   NppBilateralFn npp;
   CfNppStreamContext ctx;
 } Run;
 
-static void
-ours (void *c, int i)
+static CfStatus
+bilateral (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params)
 {
-  Run *r = c;
-  CfExec ex = { 1, cf_bench_stream (), &r->scratch };
-  int k = i % r->frames->count;
-  cf_bench_check (cf_bilateral (&ex, &r->frames->src[k], &r->frames->dst[k],
-          &r->p), "cf_bilateral");
+  return cf_bilateral (exec, src, dst, params);
 }
 
 static void
 npp (void *c, int i)
 {
   Run *r = c;
-  CfPlane *s = &r->frames->src[i % r->frames->count];
-  CfPlane *d = &r->frames->dst[i % r->frames->count];
+  CfPlane *s = &r->ours.frames->src[i % r->ours.frames->count];
+  CfPlane *d = &r->ours.frames->dst[i % r->ours.frames->count];
   CfNppiSize size = { s->width, s->height };
   CfNppiPoint o = { 0, 0 };
   double sr = SIGMA_RANGE * 255.0;
@@ -89,6 +86,16 @@ blacken_outside_sector (CfBenchFrames * f)
   free (host);
 }
 
+/* A table row of a[k] / b[k] for every radius. */
+static void
+ratio_row (const char *name, const double *a, const double *b)
+{
+  printf ("| %s |", name);
+  for (int k = 0; k < N_RADII; k++)
+    printf (" %.2fx |", a[k] / b[k]);
+  printf ("\n");
+}
+
 /* Taps of our elliptic window (NPP's is the full square). */
 static int
 window_taps (int r)
@@ -110,7 +117,8 @@ set_radius (Run * r, int radius, CfBilateralMode mode,
   r->p = p;
 }
 
-typedef struct {
+typedef struct
+{
   const char *name;
   int channels;
   unsigned mask;
@@ -133,7 +141,7 @@ set_tuning (const Case * c)
 static int
 profile_one (const Case * c, int radius)
 {
-  Run run = { 0 };
+  Run run = {.ours = {.filter = bilateral,.params = &run.p} };
   CfBenchFrames frames;
 
   cf_bench_init ();
@@ -141,12 +149,12 @@ profile_one (const Case * c, int radius)
       c->depth ? c->depth : 8);
   if (c->sector)
     blacken_outside_sector (&frames);
-  run.frames = &frames;
+  run.ours.frames = &frames;
   set_radius (&run, radius, c->mode, c->distance, c->mask);
   set_tuning (c);
   printf ("%s r=%d: %.3f ms\n", c->name, radius,
-      cf_bench_median_ms (ours, &run, REPS));
-  cf_scratch_release (&run.scratch);
+      cf_bench_median_ms (cf_bench_filter, &run.ours, REPS));
+  cf_scratch_release (&run.ours.scratch);
   cf_bench_frames_free (&frames);
   return 0;
 }
@@ -179,15 +187,15 @@ main (int argc, char **argv)
     {"separable GRAY16, general kernel", 1, 1, CF_BILATERAL_SEPARABLE,
         CF_BILATERAL_JOINT, 0, 0, 1, 16},
   };
-  enum { N_CASES = sizeof cases / sizeof cases[0] };
+  enum
+  { N_CASES = sizeof cases / sizeof cases[0] };
   double ms[N_CASES][N_RADII], npp_ms[N_RADII], floor_gray, floor_rgba;
   CfBenchFrames gray, gray16, rgba, sector;
-  Run run = { 0 };
+  Run run = {.ours = {.filter = bilateral,.params = &run.p} };
 
   if (argc == 3) {
     int c = atoi (argv[1]), radius = atoi (argv[2]);
-    if (c < 0 || c >= N_CASES || radius < 1
-        || radius > CF_BILATERAL_MAX_RADIUS) {
+    if (c < 0 || c >= N_CASES || radius < 1 || radius > CF_BILATERAL_MAX_RADIUS) {
       fprintf (stderr, "usage: %s [CASE 0..%d RADIUS 1..%d]\n", argv[0],
           N_CASES - 1, CF_BILATERAL_MAX_RADIUS);
       return 2;
@@ -196,9 +204,8 @@ main (int argc, char **argv)
   }
   cf_bench_init ();
   run.npp = (NppBilateralFn)
-      cf_npp_symbol ("nppiFilterBilateralGaussBorder_8u_C1R_Ctx");
+      cf_bench_npp_banner ("nppiFilterBilateralGaussBorder_8u_C1R_Ctx");
   run.ctx = cf_npp_context ();
-  printf ("NPP: %s\n\n", run.npp ? "found" : "not found");
 
   gray = cf_bench_frames_new (WIDTH, HEIGHT, 1, 8);
   gray16 = cf_bench_frames_new (WIDTH, HEIGHT, 1, 16);
@@ -210,19 +217,19 @@ main (int argc, char **argv)
 
   for (int c = 0; c < N_CASES; c++)
     for (int k = 0; k < N_RADII; k++) {
-      run.frames = cases[c].sector ? &sector : cases[c].depth ? &gray16 :
-          cases[c].channels == 1 ? &gray : &rgba;
+      run.ours.frames = cases[c].sector ? &sector : cases[c].depth ?
+          &gray16 : cases[c].channels == 1 ? &gray : &rgba;
       set_radius (&run, radii[k], cases[c].mode, cases[c].distance,
           cases[c].mask);
       set_tuning (&cases[c]);
-      ms[c][k] = cf_bench_median_ms (ours, &run, REPS);
+      ms[c][k] = cf_bench_median_ms (cf_bench_filter, &run.ours, REPS);
     }
   set_tuning (&cases[0]);
   for (int k = 0; k < N_RADII; k++) {
     npp_ms[k] = 0.0;
     if (!run.npp)
       continue;
-    run.frames = &gray;
+    run.ours.frames = &gray;
     set_radius (&run, radii[k], CF_BILATERAL_EXACT, CF_BILATERAL_JOINT, 1);
     npp_ms[k] = cf_bench_median_ms (npp, &run, REPS);
   }
@@ -251,24 +258,14 @@ main (int argc, char **argv)
     printf ("| NPP GRAY8 |");
     for (int k = 0; k < N_RADII; k++)
       printf (" %.3f |", npp_ms[k]);
-    printf ("\n| NPP / exact GRAY8 |");
-    for (int k = 0; k < N_RADII; k++)
-      printf (" %.2fx |", npp_ms[k] / ms[0][k]);
     printf ("\n");
+    ratio_row ("NPP / exact GRAY8", npp_ms, ms[0]);
   }
-  printf ("| exact / separable GRAY8 |");
-  for (int k = 0; k < N_RADII; k++)
-    printf (" %.2fx |", ms[0][k] / ms[1][k]);
-  printf ("\n| exact / separable GRAY16 |");
-  for (int k = 0; k < N_RADII; k++)
-    printf (" %.2fx |", ms[9][k] / ms[10][k]);
-  printf ("\n| exact / separable RGBA joint |");
-  for (int k = 0; k < N_RADII; k++)
-    printf (" %.2fx |", ms[2][k] / ms[4][k]);
-  printf ("\n| exact / separable RGBA per-channel |");
-  for (int k = 0; k < N_RADII; k++)
-    printf (" %.2fx |", ms[3][k] / ms[5][k]);
-  printf ("\n\nCopy floor (device to device, same frames): GRAY8 %.3f ms, "
+  ratio_row ("exact / separable GRAY8", ms[0], ms[1]);
+  ratio_row ("exact / separable GRAY16", ms[9], ms[10]);
+  ratio_row ("exact / separable RGBA joint", ms[2], ms[4]);
+  ratio_row ("exact / separable RGBA per-channel", ms[3], ms[5]);
+  printf ("\nCopy floor (device to device, same frames): GRAY8 %.3f ms, "
       "RGBA %.3f ms\n\n", floor_gray, floor_rgba);
 
   /* radii[2] = 5, radii[3] = 7 */
@@ -290,7 +287,7 @@ main (int argc, char **argv)
         cases[pairs[i][0]].name + 6, x, x >= 4.0 ? "yes" : "NO");
   }
 
-  cf_scratch_release (&run.scratch);
+  cf_scratch_release (&run.ours.scratch);
   cf_bench_frames_free (&gray);
   cf_bench_frames_free (&gray16);
   cf_bench_frames_free (&rgba);

@@ -18,7 +18,8 @@ typedef int (*NppGaussAdvFn) (const void *src, int src_step, CfNppiSize size,
     CfNppiPoint offset, void *dst, int dst_step, CfNppiSize roi, int taps,
     const float *kernel, int border, CfNppStreamContext ctx);
 
-typedef struct {
+typedef struct
+{
   const char *name;
   int channels, depth;
   unsigned mask;
@@ -26,29 +27,62 @@ typedef struct {
   const char *npp_suffix;       /* NPP variant, or NULL */
 } Format;
 
-typedef struct {
+typedef struct
+{
   CfBenchFrames luma, chroma;
   CfGaussianParams p, pc;
+  CfBenchFilter blur_luma, blur_chroma; /* p on luma, pc on chroma */
   int nv12;
   int mask_width;               /* NPP */
   NppGaussFn npp;
   NppGaussAdvFn npp_adv;
   float *taps;                  /* device, 2r+1 */
   CfNppStreamContext ctx;
-  CfScratch scratch;
 } Run;
 
+static CfStatus
+blur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params)
+{
+  return cf_gaussian_blur (exec, src, dst, params);
+}
+
+/* Frames of w x h, with a half-size 2-channel chroma plane for NV12. */
+static void
+run_init (Run * r, int w, int h, int channels, int depth, int nv12)
+{
+  r->luma = cf_bench_frames_new (w, h, channels, depth);
+  r->blur_luma.frames = &r->luma;
+  r->blur_luma.filter = blur;
+  r->blur_luma.params = &r->p;
+  r->nv12 = nv12;
+  if (nv12) {
+    r->chroma = cf_bench_frames_new (w / 2, h / 2, 2, 8);
+    r->blur_chroma.frames = &r->chroma;
+    r->blur_chroma.filter = blur;
+    r->blur_chroma.params = &r->pc;
+  }
+}
+
+static void
+run_free (Run * r)
+{
+  cf_bench_frames_free (&r->luma);
+  cf_scratch_release (&r->blur_luma.scratch);
+  if (r->nv12) {
+    cf_bench_frames_free (&r->chroma);
+    cf_scratch_release (&r->blur_chroma.scratch);
+  }
+}
+
+/* Every plane of frame i. */
 static void
 ours (void *c, int i)
 {
   Run *r = c;
-  CfExec ex = { 1, cf_bench_stream (), &r->scratch };
-  int k = i % r->luma.count;
-  cf_bench_check (cf_gaussian_blur (&ex, &r->luma.src[k], &r->luma.dst[k],
-          &r->p), "cf_gaussian_blur");
+  cf_bench_filter (&r->blur_luma, i);
   if (r->nv12)
-    cf_bench_check (cf_gaussian_blur (&ex, &r->chroma.src[k % r->chroma.count],
-            &r->chroma.dst[k % r->chroma.count], &r->pc), "cf_gaussian_blur");
+    cf_bench_filter (&r->blur_chroma, i);
 }
 
 static CfNppiSize
@@ -62,7 +96,8 @@ static void
 npp_mask (void *c, int i)
 {
   Run *r = c;
-  CfPlane *s = &r->luma.src[i % r->luma.count], *d = &r->luma.dst[i % r->luma.count];
+  CfPlane *s = &r->luma.src[i % r->luma.count], *d =
+      &r->luma.dst[i % r->luma.count];
   CfNppiPoint o = { 0, 0 };
   r->npp (s->data, (int) s->stride, npp_size (s), o, d->data, (int) d->stride,
       npp_size (s), cf_npp_mask_size (r->mask_width), CF_NPP_BORDER_REPLICATE,
@@ -73,7 +108,8 @@ static void
 npp_advanced (void *c, int i)
 {
   Run *r = c;
-  CfPlane *s = &r->luma.src[i % r->luma.count], *d = &r->luma.dst[i % r->luma.count];
+  CfPlane *s = &r->luma.src[i % r->luma.count], *d =
+      &r->luma.dst[i % r->luma.count];
   CfNppiPoint o = { 0, 0 };
   r->npp_adv (s->data, (int) s->stride, npp_size (s), o, d->data,
       (int) d->stride, npp_size (s), 2 * r->p.radius_x + 1, r->taps,
@@ -144,12 +180,13 @@ profile_one (char **argv, const Format * formats, size_t n)
       continue;
     Run r = { 0 };
     double sigma = atof (argv[4]);
-    r.luma = cf_bench_frames_new (atoi (argv[2]), atoi (argv[3]),
-        formats[f].channels, formats[f].depth);
+    run_init (&r, atoi (argv[2]), atoi (argv[3]), formats[f].channels,
+        formats[f].depth, 0);
     r.p.channel_mask = formats[f].mask;
     set_params (&r, sigma, cf_gaussian_default_radius (sigma));
     printf ("%s %sx%s sigma %g: %.3f ms\n", argv[1], argv[2], argv[3], sigma,
         cf_bench_median_ms (ours, &r, 5));
+    run_free (&r);
     return 0;
   }
   return 1;
@@ -170,22 +207,18 @@ main (int argc, char **argv)
   cf_bench_init ();
   if (argc == 5)
     return profile_one (argv, formats, 3);
-  printf ("NPP: %s\n\n", cf_npp_symbol ("nppiFilterGaussBorder_8u_C1R_Ctx") ?
-      "found" : "not found");
+  cf_bench_npp_banner ("nppiFilterGaussBorder_8u_C1R_Ctx");
 
-  printf ("### Kernel time by sigma (radius = ceil(3 sigma), clamp border)\n\n");
-  printf ("| size | format | sigma | radius | ours ms | copy floor ms | "
-      "ours/floor | NPP same taps ms | NPP/ours |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|\n");
+  printf
+      ("### Kernel time by sigma (radius = ceil(3 sigma), clamp border)\n\n");
+  cf_bench_table ("size | format | sigma | radius | ours ms | copy floor ms | "
+      "ours/floor | NPP same taps ms | NPP/ours");
   for (size_t s = 0; s < 2; s++)
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
       const Format *fm = &formats[f];
       Run r = { 0 };
       int w = sizes[s][0], h = sizes[s][1];
-      r.luma = cf_bench_frames_new (w, h, fm->channels, fm->depth);
-      r.nv12 = fm->nv12;
-      if (r.nv12)
-        r.chroma = cf_bench_frames_new (w / 2, h / 2, 2, 8);
+      run_init (&r, w, h, fm->channels, fm->depth, fm->nv12);
       r.ctx = cf_npp_context ();
       r.p.channel_mask = fm->mask;
       load_npp (&r, fm);
@@ -206,19 +239,16 @@ main (int argc, char **argv)
             w, h, fm->name, sigmas[g], radius, ms, floor_ms, ms / floor_ms,
             npp, ratio);
       }
-      cf_bench_frames_free (&r.luma);
-      if (r.nv12)
-        cf_bench_frames_free (&r.chroma);
-      cf_scratch_release (&r.scratch);
+      run_free (&r);
     }
 
-  printf ("\n### Against NPP's fixed Gaussian masks, 3840x2160 (equal widths)\n\n");
-  printf ("| format | mask | ours ms | NPP mask ms | NPP/ours |\n");
-  printf ("|---|---|---|---|---|\n");
+  printf
+      ("\n### Against NPP's fixed Gaussian masks, 3840x2160 (equal widths)\n\n");
+  cf_bench_table ("format | mask | ours ms | NPP mask ms | NPP/ours");
   for (size_t f = 0; f < 3; f++) {
     const Format *fm = &formats[f];
     Run r = { 0 };
-    r.luma = cf_bench_frames_new (3840, 2160, fm->channels, fm->depth);
+    run_init (&r, 3840, 2160, fm->channels, fm->depth, 0);
     r.ctx = cf_npp_context ();
     r.p.channel_mask = fm->mask;
     load_npp (&r, fm);
@@ -235,8 +265,7 @@ main (int argc, char **argv)
       printf ("| %s | %dx%d | %.3f | %.3f | %.2f |\n", fm->name, m, m, ms, n,
           n / ms);
     }
-    cf_bench_frames_free (&r.luma);
-    cf_scratch_release (&r.scratch);
+    run_free (&r);
   }
   return 0;
 }

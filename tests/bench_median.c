@@ -13,6 +13,8 @@
 #include <string.h>
 
 #define REPS 20
+/* Slower than this (NPP at large windows): timed once. */
+#define SLOW_MS 20.0
 #define WIDTH 3840
 #define HEIGHT 2160
 
@@ -22,7 +24,8 @@ typedef int (*NppMedianFn) (const void *src, int src_step, void *dst,
 typedef int (*NppMedianSizeFn) (CfNppiSize roi, CfNppiSize mask,
     unsigned *bytes, CfNppStreamContext ctx);
 
-typedef struct {
+typedef struct
+{
   const char *name;
   int channels, depth;
   unsigned mask;
@@ -30,10 +33,11 @@ typedef struct {
   const char *npp;              /* NPP suffix */
 } Format;
 
-typedef struct {
+typedef struct
+{
   CfBenchFrames frames;
   CfMedianParams p;
-  CfScratch scratch;
+  CfBenchFilter ours;           /* cf_median of p on frames */
   NppMedianFn npp;
   void *npp_buffer;
   int npp_ready;
@@ -41,14 +45,11 @@ typedef struct {
   CfNppStreamContext ctx;
 } Run;
 
-static void
-ours (void *c, int i)
+static CfStatus
+median (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params)
 {
-  Run *r = c;
-  CfExec ex = { 1, cf_bench_stream (), &r->scratch };
-  int k = i % r->frames.count;
-  cf_bench_check (cf_median (&ex, &r->frames.src[k], &r->frames.dst[k],
-          &r->p), "cf_median");
+  return cf_median (exec, src, dst, params);
 }
 
 static void
@@ -69,14 +70,6 @@ npp_median (void *c, int i)
   }
 }
 
-/* Times fn; a slow one (NPP at large windows) gets fewer repetitions. */
-static double
-time_ms (CfBenchFn fn, Run * r)
-{
-  double probe = cf_bench_median_ms (fn, r, 1);
-  return probe > 20.0 ? probe : cf_bench_median_ms (fn, r, REPS);
-}
-
 /* A smooth 16-bit picture with mild noise in every source frame. */
 static void
 fill_smooth (CfBenchFrames * f)
@@ -93,6 +86,26 @@ fill_smooth (CfBenchFrames * f)
             cf_bench_stream ()), "upload");
   cf_bench_check (cf_stream_synchronize (cf_bench_stream ()), "upload");
   free (host);
+}
+
+/* Frames of the format (the smooth picture where it asks for one). */
+static void
+run_init (Run * r, const Format * f)
+{
+  r->frames = cf_bench_frames_new (WIDTH, HEIGHT, f->channels, f->depth);
+  if (f->smooth)
+    fill_smooth (&r->frames);
+  r->ours.frames = &r->frames;
+  r->ours.filter = median;
+  r->ours.params = &r->p;
+}
+
+static void
+run_free (Run * r)
+{
+  cf_device_free (r->npp_buffer);
+  cf_bench_frames_free (&r->frames);
+  cf_scratch_release (&r->ours.scratch);
 }
 
 static void
@@ -135,7 +148,8 @@ kernel_cell (Run * r, CfMedianMode mode, CfMedianKernel k, int size,
     snprintf (cell, len, "-");
     return;
   }
-  snprintf (cell, len, "%.3f", time_ms (ours, r));
+  snprintf (cell, len, "%.3f", cf_bench_time_ms (cf_bench_filter, &r->ours,
+          REPS, SLOW_MS));
 }
 
 /* bench_median FORMAT SIZE [KERNEL] (FORMAT as in the table, "GRAY16
@@ -149,8 +163,7 @@ profile_one (int argc, char **argv, const Format * formats, size_t n)
     "ranks"
   };
   CfMedianKernel kernel = CF_MEDIAN_KERNEL_AUTO;
-  for (int k = 1; argc > 3 && k < (int) (sizeof kernels / sizeof *kernels);
-      k++)
+  for (int k = 1; argc > 3 && k < (int) (sizeof kernels / sizeof *kernels); k++)
     if (strcmp (argv[3], kernels[k]) == 0)
       kernel = (CfMedianKernel) k;
   for (size_t f = 0; f < n; f++) {
@@ -167,12 +180,12 @@ profile_one (int argc, char **argv, const Format * formats, size_t n)
     CfMedianParams p = { size / 2, size / 2, CF_MEDIAN_EXACT, 1,
       CF_BORDER_CLAMP, fm->mask, kernel
     };
-    r.frames = cf_bench_frames_new (WIDTH, HEIGHT, fm->channels, fm->depth);
-    if (fm->smooth)
-      fill_smooth (&r.frames);
+    run_init (&r, fm);
     r.p = p;
     printf ("%s %dx%d %s: %.3f ms\n", fm->name, size, size, kernels[kernel],
-        cf_bench_median_ms (ours, &r, argc > 4 ? atoi (argv[4]) : 3));
+        cf_bench_median_ms (cf_bench_filter, &r.ours,
+            argc > 4 ? atoi (argv[4]) : 3));
+    run_free (&r);
     return 0;
   }
   return 1;
@@ -189,7 +202,8 @@ main (int argc, char **argv)
   };
   /* Windows and the issue's targets, as multiples of NPP's speed (0: none
    * set). */
-  static const struct {
+  static const struct
+  {
     int size;
     double target;
   } sizes[] = { {3, 1.5}, {5, 3}, {7, 6}, {9, 0}, {11, 15}, {13, 0}, {15, 0},
@@ -200,19 +214,15 @@ main (int argc, char **argv)
   if (argc >= 3)
     return profile_one (argc, argv, formats,
         sizeof formats / sizeof formats[0]);
-  printf ("NPP: %s\n\n", cf_npp_symbol ("nppiFilterMedian_8u_C1R_Ctx") ?
-      "found" : "not found");
+  cf_bench_npp_banner ("nppiFilterMedian_8u_C1R_Ctx");
   printf ("### cudamedian, %dx%d, clamp border, milliseconds (median of %d)"
       "\n\n", WIDTH, HEIGHT, REPS);
-  printf ("| format | window | auto | registers | histogram | ranks | "
-      "separable | copy floor | NPP | NPP/auto | target |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  cf_bench_table ("format | window | auto | registers | histogram | ranks | "
+      "separable | copy floor | NPP | NPP/auto | target");
   for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
     const Format *fm = &formats[f];
     Run r = { 0 };
-    r.frames = cf_bench_frames_new (WIDTH, HEIGHT, fm->channels, fm->depth);
-    if (fm->smooth)
-      fill_smooth (&r.frames);
+    run_init (&r, fm);
     r.ctx = cf_npp_context ();
     double floor_ms = cf_bench_copy_ms (&r.frames, REPS);
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -232,10 +242,10 @@ main (int argc, char **argv)
       kernel_cell (&r, CF_MEDIAN_SEPARABLE, CF_MEDIAN_KERNEL_AUTO, size,
           sep, sizeof sep);
       r.p = p;
-      double ms = time_ms (ours, &r);
+      double ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
       npp_prepare (&r, fm, size);
       if (r.npp_ready) {
-        double n = time_ms (npp_median, &r);
+        double n = cf_bench_time_ms (npp_median, &r, REPS, SLOW_MS);
         snprintf (npp, sizeof npp, "%.3f", n);
         snprintf (ratio, sizeof ratio, "%.1fx", n / ms);
       }
@@ -246,17 +256,15 @@ main (int argc, char **argv)
           npp, ratio, target);
       fflush (stdout);
     }
-    cf_device_free (r.npp_buffer);
-    cf_bench_frames_free (&r.frames);
-    cf_scratch_release (&r.scratch);
+    run_free (&r);
   }
 
   printf ("\n### Large windows, separable and iterations, GRAY8\n\n");
-  printf ("| window | mode | iterations | ms |\n|---|---|---|---|\n");
+  cf_bench_table ("window | mode | iterations | ms");
   {
     Run r = { 0 };
     static const int big[] = { 41, 61, 81, 121 };
-    r.frames = cf_bench_frames_new (WIDTH, HEIGHT, 1, 8);
+    run_init (&r, &formats[0]);
     for (size_t b = 0; b < 4; b++)
       for (int m = 0; m < 2; m++) {
         CfMedianParams p = { big[b] / 2, big[b] / 2, m, 1, CF_BORDER_CLAMP, 1,
@@ -264,15 +272,16 @@ main (int argc, char **argv)
         };
         r.p = p;
         printf ("| %dx%d | %s | 1 | %.3f |\n", big[b], big[b],
-            m ? "separable" : "exact", time_ms (ours, &r));
+            m ? "separable" : "exact", cf_bench_time_ms (cf_bench_filter,
+                &r.ours, REPS, SLOW_MS));
       }
     CfMedianParams p2 = { 1, 1, CF_MEDIAN_EXACT, 2, CF_BORDER_CLAMP, 1,
       CF_MEDIAN_KERNEL_AUTO
     };
     r.p = p2;
-    printf ("| 3x3 | exact | 2 | %.3f |\n", time_ms (ours, &r));
-    cf_bench_frames_free (&r.frames);
-    cf_scratch_release (&r.scratch);
+    printf ("| 3x3 | exact | 2 | %.3f |\n", cf_bench_time_ms (cf_bench_filter,
+            &r.ours, REPS, SLOW_MS));
+    run_free (&r);
   }
   return 0;
 }

@@ -20,22 +20,36 @@ typedef int (*NppBoxFn) (const void *src, int src_step, CfNppiSize size,
     CfNppiPoint offset, void *dst, int dst_step, CfNppiSize roi,
     CfNppiSize mask, CfNppiPoint anchor, int border, CfNppStreamContext ctx);
 
-typedef struct {
+typedef struct
+{
   CfBenchFrames frames;
   CfSatBlurParams p;
-  CfScratch scratch;
+  CfBenchFilter ours;           /* cf_satblur of p on frames */
   NppBoxFn npp;
   CfNppStreamContext ctx;
 } Run;
 
-static void
-ours (void *c, int i)
+static CfStatus
+satblur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params)
 {
-  Run *r = c;
-  CfExec ex = { 1, cf_bench_stream (), &r->scratch };
-  int k = i % r->frames.count;
-  cf_bench_check (cf_satblur (&ex, &r->frames.src[k], &r->frames.dst[k],
-          &r->p), "cf_satblur");
+  return cf_satblur (exec, src, dst, params);
+}
+
+static void
+run_init (Run * r, int channels, int depth)
+{
+  r->frames = cf_bench_frames_new (3840, 2160, channels, depth);
+  r->ours.frames = &r->frames;
+  r->ours.filter = satblur;
+  r->ours.params = &r->p;
+}
+
+static void
+run_free (Run * r)
+{
+  cf_bench_frames_free (&r->frames);
+  cf_scratch_release (&r->ours.scratch);
 }
 
 static void
@@ -65,19 +79,19 @@ profile_one (char **argv, const char *name, int channels, int depth,
   CfSatBlurParams p = { atoi (argv[2]), atoi (argv[2]), atoi (argv[3]),
     CF_BORDER_CLAMP, mask
   };
-  r.frames = cf_bench_frames_new (3840, 2160, channels, depth);
+  run_init (&r, channels, depth);
   r.p = p;
   printf ("%s radius %s passes %s: %.3f ms\n", name, argv[2], argv[3],
-      cf_bench_median_ms (ours, &r, REPS));
-  cf_bench_frames_free (&r.frames);
-  cf_scratch_release (&r.scratch);
+      cf_bench_median_ms (cf_bench_filter, &r.ours, REPS));
+  run_free (&r);
   return 0;
 }
 
 int
 main (int argc, char **argv)
 {
-  static const struct {
+  static const struct
+  {
     const char *name, *npp;
     int channels, depth;
     unsigned mask;
@@ -94,21 +108,17 @@ main (int argc, char **argv)
       if (strcmp (argv[1], formats[f].name) == 0)
         return profile_one (argv, formats[f].name, formats[f].channels,
             formats[f].depth, formats[f].mask);
-    fprintf (stderr, "usage: %s [GRAY8|RGBA|GRAY16 RADIUS PASSES]\n",
-        argv[0]);
+    fprintf (stderr, "usage: %s [GRAY8|RGBA|GRAY16 RADIUS PASSES]\n", argv[0]);
     return 1;
   }
-  printf ("NPP: %s\n\n", cf_npp_symbol (formats[0].npp) ? "found" :
-      "not found");
+  cf_bench_npp_banner (formats[0].npp);
   printf ("### Kernel time by radius, 3840x2160, clamp border (ms, median "
       "of %d)\n\n", REPS);
-  printf ("| format | radius | box | passes | ours ms | copy floor ms | "
-      "ours/floor | ours/radius 1 | NPP ms | NPP/ours |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|---|\n");
+  cf_bench_table ("format | radius | box | passes | ours ms | copy floor ms | "
+      "ours/floor | ours/radius 1 | NPP ms | NPP/ours");
   for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
     Run r = { 0 };
-    r.frames = cf_bench_frames_new (3840, 2160, formats[f].channels,
-        formats[f].depth);
+    run_init (&r, formats[f].channels, formats[f].depth);
     r.npp = (NppBoxFn) cf_npp_symbol (formats[f].npp);
     r.ctx = cf_npp_context ();
     double floor_ms = cf_bench_copy_ms (&r.frames, REPS);
@@ -120,13 +130,11 @@ main (int argc, char **argv)
         };
         char npp[32] = "-", ratio[32] = "-";
         r.p = p;
-        double ms = cf_bench_median_ms (ours, &r, REPS);
+        double ms = cf_bench_median_ms (cf_bench_filter, &r.ours, REPS);
         if (k == 0)
           first = ms;
         if (r.npp && passes == 1 && npp_next < NPP_MAX_MS) {
-          double n = cf_bench_median_ms (npp_box, &r, 1);
-          if (n < NPP_SLOW_MS)
-            n = cf_bench_median_ms (npp_box, &r, REPS);
+          double n = cf_bench_time_ms (npp_box, &r, REPS, NPP_SLOW_MS);
           snprintf (npp, sizeof npp, "%.3f", n);
           snprintf (ratio, sizeof ratio, "%.1f", n / ms);
           if (k + 1 < sizeof radii / sizeof radii[0]) {
@@ -142,8 +150,7 @@ main (int argc, char **argv)
             ms / first, npp, ratio);
       }
     }
-    cf_bench_frames_free (&r.frames);
-    cf_scratch_release (&r.scratch);
+    run_free (&r);
   }
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static cudaStream_t stream;
 
@@ -108,6 +109,40 @@ cf_bench_median_ms (CfBenchFn fn, void *ctx, int reps)
   free (ev);
   free (ms);
   return median;
+}
+
+double
+cf_bench_time_ms (CfBenchFn fn, void *ctx, int reps, double slow_ms)
+{
+  double probe = cf_bench_median_ms (fn, ctx, 1);
+  return probe > slow_ms ? probe : cf_bench_median_ms (fn, ctx, reps);
+}
+
+void
+cf_bench_filter (void *filter, int i)
+{
+  CfBenchFilter *f = filter;
+  CfExec ex = { 1, cf_bench_stream (), &f->scratch };
+  int k = i % f->frames->count;
+  cf_bench_check (f->filter (&ex, &f->frames->src[k], &f->frames->dst[k],
+          f->params), "filter");
+}
+
+void
+cf_bench_table (const char *columns)
+{
+  printf ("| %s |\n|", columns);
+  for (const char *c = columns; c; c = strchr (c + 1, '|'))
+    printf ("---|");
+  printf ("\n");
+}
+
+void *
+cf_bench_npp_banner (const char *symbol)
+{
+  void *fn = cf_npp_symbol (symbol);
+  printf ("NPP: %s\n\n", fn ? "found" : "not found");
+  return fn;
 }
 
 static void

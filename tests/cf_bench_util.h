@@ -7,7 +7,8 @@
 #include "cf_types.h"
 
 /* Enough device frame pairs of this geometry to exceed the L2 three times. */
-typedef struct {
+typedef struct
+{
   int count;
   CfPlane *src;
   CfPlane *dst;
@@ -24,14 +25,38 @@ void cf_bench_frames_free (CfBenchFrames * f);
 typedef void (*CfBenchFn) (void *ctx, int i);
 double cf_bench_median_ms (CfBenchFn fn, void *ctx, int reps);
 
+/* The same, but one probe call only where that one takes more than
+ * slow_ms (NPP at large windows). */
+double cf_bench_time_ms (CfBenchFn fn, void *ctx, int reps, double slow_ms);
+
 /* The floor: a device-to-device copy of frame i (read + write once). */
 double cf_bench_copy_ms (CfBenchFrames * f, int reps);
+
+/* A filter of cuda/ on the rotating frames: call i runs filter on frame
+ * pair i % count, on the bench stream with its own scratch (which the
+ * caller releases). cf_bench_filter () is its CfBenchFn. */
+typedef struct
+{
+  CfBenchFrames *frames;
+  CfStatus (*filter) (const CfExec * exec, const CfPlane * src,
+      const CfPlane * dst, const void *params);
+  const void *params;
+  CfScratch scratch;
+} CfBenchFilter;
+void cf_bench_filter (void *filter, int i);
+
+/* Prints a markdown table's header row and rule: columns "a | b | c". */
+void cf_bench_table (const char *columns);
+
+/* Prints whether NPP has `symbol`, and returns it (NULL: not found). */
+void *cf_bench_npp_banner (const char *symbol);
 
 /* NPP: a symbol from libnppif/libnppc (any version), or NULL. */
 void *cf_npp_symbol (const char *name);
 
 /* NPP's stream context, filled for the bench stream. */
-typedef struct {
+typedef struct
+{
   CfStream hStream;
   int nCudaDeviceId;
   int nMultiProcessorCount;
@@ -43,8 +68,14 @@ typedef struct {
   unsigned int nStreamFlags;
   int nReserved0;
 } CfNppStreamContext;
-typedef struct { int width, height; } CfNppiSize;
-typedef struct { int x, y; } CfNppiPoint;
+typedef struct
+{
+  int width, height;
+} CfNppiSize;
+typedef struct
+{
+  int x, y;
+} CfNppiPoint;
 #define CF_NPP_BORDER_REPLICATE 2
 #define CF_NPP_BORDER_MIRROR 4
 
