@@ -48,8 +48,9 @@ typedef struct
 {
   const gchar *name;
   gdouble min, max;             /* int and double properties: the range */
-  const gchar *value;           /* set, then read back unchanged */
+  const gchar *value;           /* set, then read back */
   const gchar *default_value;   /* NULL: not checked */
+  const gchar *reads;           /* what value reads back as (NULL: value) */
 } CfPropertyCase;
 
 typedef struct
