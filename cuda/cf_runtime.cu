@@ -167,8 +167,10 @@ cf_host_register (void *ptr, size_t bytes)
 extern "C" void
 cf_host_unregister (void *ptr)
 {
-  if (ptr)
-    cudaHostUnregister (ptr);
+  /* a failure must not linger as the thread's last error, which the next
+   * kernel launch check would report as its own */
+  if (ptr && cudaHostUnregister (ptr) != cudaSuccess)
+    cudaGetLastError ();
 }
 
 extern "C" CfStatus

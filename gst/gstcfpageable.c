@@ -13,8 +13,8 @@
 /* Page-locking of upstream's system memory, kept on the memory itself. */
 typedef struct
 {
-  GstCudaContext *context;
-  void *base;                   /* the registered block; NULL: none */
+  GstCudaContext *context;      /* the one that registered it; NULL: none */
+  void *base;                   /* the registered block */
   gboolean tried;
 } Registration;
 
@@ -30,11 +30,11 @@ gst_cf_pageable_init (void)
 static void
 registration_free (Registration * reg)
 {
-  if (reg->base && gst_cuda_context_push (reg->context)) {
+  if (reg->context && gst_cuda_context_push (reg->context)) {
     cf_host_unregister (reg->base);
     gst_cuda_context_pop (NULL);
   }
-  gst_object_unref (reg->context);
+  gst_clear_object (&reg->context);
   g_free (reg);
 }
 
@@ -59,7 +59,6 @@ gst_cf_pin_recurring_memory (GstCudaFilter * self, GstBuffer * buf)
     reg = gst_mini_object_get_qdata (GST_MINI_OBJECT (mem), registration_quark);
     if (!reg) {
       reg = g_new0 (Registration, 1);
-      reg->context = gst_object_ref (priv->context);
       gst_mini_object_set_qdata (GST_MINI_OBJECT (mem), registration_quark,
           reg, (GDestroyNotify) registration_free);
       continue;
@@ -67,8 +66,12 @@ gst_cf_pin_recurring_memory (GstCudaFilter * self, GstBuffer * buf)
     if (reg->tried || !gst_memory_map (mem, &map, GST_MAP_READ))
       continue;
     reg->tried = TRUE;
-    if (cf_host_register (map.data - mem->offset, mem->maxsize) == CF_OK)
+    /* undone in the context that did it: elements of other contexts may
+     * see the same memory */
+    if (cf_host_register (map.data - mem->offset, mem->maxsize) == CF_OK) {
       reg->base = map.data - mem->offset;
+      reg->context = gst_object_ref (priv->context);
+    }
     GST_DEBUG_OBJECT (self, "page-locking %" G_GSIZE_FORMAT " bytes at %p: %s",
         mem->maxsize, map.data - mem->offset,
         reg->base ? "done" : cf_last_error_string ());

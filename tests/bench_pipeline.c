@@ -7,12 +7,17 @@
  * `cudaupload ! cudadownload` where nvcodec is installed, alone and with
  * `cudamedian ! cudagaussianblur` between them in CUDA memory (zero copy),
  * against the same two elements in system memory; then 8 concurrent 1080p
- * pipelines.
+ * pipelines. Then chains: median, bilateral and Gaussian in a row (frames
+ * handed over in device memory) at 4K RGBA and NV12, 1080p GRAY16_LE and
+ * GRAY8, from pinned and pageable frames, beside one element alone and the
+ * same chain with tees between (system memory), and 1 to 4 medians in a
+ * row at 4K RGBA.
  *
  * appsrc pushes pre-made frames (a new GstBuffer sharing their memory per
  * frame, no pixel work). Latency is from the element's sink pad to its src
  * pad, frame by frame; fps counts frames leaving after a warm-up.
  *   GST_PLUGIN_PATH=build/gst build/tests/bench_pipeline [SECONDS_PER_RUN]
+ *       [chains]   (only the chains)
  * Prints a markdown table; exits 77 without a GPU or the plugin. */
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -447,6 +452,95 @@ bench_format (GstVideoFormat format, gint w, gint h, gboolean have_upload)
   g_free (size);
 }
 
+/* The chain users build: each element hands its frames to the next in
+ * device memory, so the chain should cost one upload and one download. */
+#define CHAIN3 "cudamedian name=first size=3 frames-in-flight=2%s" \
+  "cudabilateral frames-in-flight=2%s" \
+  "cudagaussianblur name=last sigma=1 frames-in-flight=2"
+
+static void
+chain_row (const gchar * size, const gchar * fname, const gchar * path,
+    const gchar * middle, Source * src, double floor_fps)
+{
+  Result r = run_pipeline (middle, src, frame_count (floor_fps / 2), NULL);
+
+  print_row (size, fname, path, "2", r, floor_fps, src->info.size);
+}
+
+/* The chain of three from pinned and from recurring pageable frames, beside
+ * the copy floor, one element alone, and the same chain with a tee after
+ * each element (tee takes no hand-off: system memory between them, each
+ * element copying in and out, as before the hand-off existed). */
+static void
+bench_chain_format (GstVideoFormat format, gint w, gint h)
+{
+  const gchar *fname = gst_video_format_to_string (format);
+  gchar *size = g_strdup_printf ("%dx%d", w, h);
+  Source *pinned = source_new (format, w, h, TRUE);
+  Source *pageable = source_new (format, w, h, FALSE);
+  double floor_fps = copy_floor_fps (pinned, FLOOR_PINNED);
+  Result floor = { floor_fps, -1, 0, TRUE };
+  gchar *chain = g_strdup_printf (CHAIN3, " ! ", " ! ");
+  gchar *teed = g_strdup_printf (CHAIN3, " ! tee ! ", " ! tee ! ");
+
+  print_row (size, fname, floor_names[FLOOR_PINNED], "-", floor, floor_fps,
+      pinned->info.size);
+  chain_row (size, fname, "cudagaussianblur alone, pinned in",
+      "cudagaussianblur name=first sigma=1 frames-in-flight=2", pinned,
+      floor_fps);
+  chain_row (size, fname, "chain of 3, pinned in", chain, pinned, floor_fps);
+  chain_row (size, fname, "chain of 3, pageable in, recurring", chain,
+      pageable, floor_fps);
+  chain_row (size, fname, "chain of 3 with tee between (system memory), "
+      "pinned in", teed, pinned, floor_fps);
+  g_free (chain);
+  g_free (teed);
+  source_free (pinned);
+  source_free (pageable);
+  g_free (size);
+}
+
+/* 1 to 4 medians in a row at 4K RGBA: the cost of each added element. */
+static void
+bench_chain_length (void)
+{
+  Source *pinned = source_new (GST_VIDEO_FORMAT_RGBA, 3840, 2160, TRUE);
+  double floor_fps = copy_floor_fps (pinned, FLOOR_PINNED);
+
+  for (guint n = 1; n <= 4; n++) {
+    GString *middle = g_string_new (NULL);
+    gchar *path = g_strdup_printf ("%u x cudamedian size=3, pinned in", n);
+
+    for (guint i = 0; i < n; i++)
+      g_string_append_printf (middle, "%scudamedian size=3 "
+          "frames-in-flight=2%s", i ? " ! " : "", i == 0 ? " name=first" :
+          i == n - 1 ? " name=last" : "");
+    chain_row ("3840x2160", "RGBA", path, middle->str, pinned, floor_fps);
+    g_string_free (middle, TRUE);
+    g_free (path);
+  }
+  source_free (pinned);
+}
+
+static void
+bench_chains (void)
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    gint w, h;
+  } rows[] = {
+    {GST_VIDEO_FORMAT_RGBA, 3840, 2160},
+    {GST_VIDEO_FORMAT_NV12, 3840, 2160},
+    {GST_VIDEO_FORMAT_GRAY16_LE, 1920, 1080},
+    {GST_VIDEO_FORMAT_GRAY8, 1920, 1080},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    bench_chain_format (rows[i].format, rows[i].w, rows[i].h);
+  bench_chain_length ();
+}
+
 typedef struct
 {
   Source *src;
@@ -517,11 +611,12 @@ main (int argc, char **argv)
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY16_LE
   };
   GstElementFactory *f;
-  gboolean have_upload;
+  gboolean have_upload, chains_only;
 
   gst_init (&argc, &argv);
   if (argc > 1)
     seconds_per_run = g_ascii_strtod (argv[1], NULL);
+  chains_only = argc > 2 && g_str_equal (argv[2], "chains");
   if (cf_device_count () == 0) {
     fprintf (stderr, "no CUDA device\n");
     return 77;
@@ -542,9 +637,17 @@ main (int argc, char **argv)
       " (no nvcodec: cudaupload ! cudadownload not measured)");
   printf ("| size | format | path | frames in flight | fps | latency ms | "
       "GB/s | of floor |\n|---|---|---|---|---|---|---|---|\n");
-  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-      bench_format (formats[i], sizes[s][0], sizes[s][1], have_upload);
-  bench_concurrent ();
+  if (!chains_only) {
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+        bench_format (formats[i], sizes[s][0], sizes[s][1], have_upload);
+  }
+  printf ("\nChains (cudamedian size=3 ! cudabilateral ! cudagaussianblur "
+      "sigma=1, system memory at both ends):\n\n| size | format | path | "
+      "frames in flight | fps | latency ms | GB/s | of floor |\n"
+      "|---|---|---|---|---|---|---|---|\n");
+  bench_chains ();
+  if (!chains_only)
+    bench_concurrent ();
   return 0;
 }
