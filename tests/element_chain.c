@@ -3,7 +3,8 @@
  * in the ALLOCATION query), and a chain gives byte for byte what the same
  * elements give one at a time through system memory: in every format the
  * issue names, odd sizes, through queue and tee, a passthrough element, a
- * caps change, a flush and EOS with frames in flight. Where a GPU is
+ * caps change, a flush and EOS with frames in flight, state cycles and a
+ * seek. Where a GPU is
  * present the elements' stats prove one upload and one download per frame
  * for the whole chain, and a CPU map of device memory gives the right
  * pixels (and a CPU write reaches the next element). On the CPU backend
@@ -448,6 +449,58 @@ GST_START_TEST (test_chain_flush_then_eos)
 
 GST_END_TEST;
 
+static void
+count_frame (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* A chain in a real pipeline, seeked to [0, 400 ms) (12 frames at 30 fps)
+ * and run to EOS, three times, back to READY between runs: every run
+ * delivers every frame of its segment. */
+GST_START_TEST (test_chain_state_cycles_and_seek)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc ! "
+      "video/x-raw,format=GRAY16_LE,width=64,height=48,framerate=30/1 ! "
+      "cudamedian size=3 frames-in-flight=2 ! cudabilateral "
+      "frames-in-flight=3 ! cudagaussianblur sigma=1 frames-in-flight=2 ! "
+      "fakesink name=sink signal-handoffs=true sync=false", NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  guint frames = 0;
+
+  g_signal_connect (sink, "handoff", G_CALLBACK (count_frame), &frames);
+  for (guint run = 0; run < 3; run++) {
+    GstMessage *msg;
+
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_PAUSED) !=
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless (gst_element_get_state (pipeline, NULL, NULL,
+            30 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS);
+    fail_unless (gst_element_seek (pipeline, 1.0, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET,
+            0, GST_SEEK_TYPE_SET, 400 * GST_MSECOND));
+    fail_unless (gst_element_get_state (pipeline, NULL, NULL,
+            30 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS);
+    frames = 0;
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+    gst_message_unref (msg);
+    fail_unless_equals_int (frames, 12);
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_READY) ==
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 static Suite *
 chain_suite (void)
 {
@@ -464,6 +517,7 @@ chain_suite (void)
   tcase_add_test (tc, test_chain_with_passthrough_in_the_middle);
   tcase_add_test (tc, test_chain_caps_change);
   tcase_add_test (tc, test_chain_flush_then_eos);
+  tcase_add_test (tc, test_chain_state_cycles_and_seek);
   return s;
 }
 
