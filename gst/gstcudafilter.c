@@ -7,6 +7,7 @@
 #include "gstcfallocation.h"
 #include "gstcfcudamemory.h"
 #include "gstcfdevicememory.h"
+#include "gstcfformats.h"
 #include "gstcfpageable.h"
 #include "gstcfpinnedallocator.h"
 #include "gstcfslots.h"
@@ -20,12 +21,6 @@
 GST_DEBUG_CATEGORY (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
 
-#define CF_FORMATS "{ GRAY8, GRAY16_LE, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-  "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y42B, Y444, Y444_16LE }"
-/* The formats above that GStreamer 1.22's CUDA allocator can lay out: it
- * asserts on the others (GRAY8, GRAY16_LE, xRGB, xBGR, AYUV). */
-#define CF_CUDA_FORMATS "{ RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, " \
-  "I420, YV12, NV12, NV21, Y42B, Y444, Y444_16LE }"
 #define CF_MAX_SIZE 32767
 
 #define DEFAULT_DEVICE_ID -1
@@ -360,44 +355,6 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
 /* ------------------------------------------------------------------ */
 /* Formats                                                              */
 
-/* Describes plane @p of @info: its channels, depth, subsampling and which
- * channels are colour and which are chroma. */
-static void
-describe_plane (const GstVideoInfo * info, guint p, GstCudaFilterPlane * pl,
-    gsize * row_bytes, gint * rows)
-{
-  const GstVideoFormatInfo *finfo = info->finfo;
-  gint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) > 8 ? 16 : 8;
-  gint bps = depth / 8;
-  gint first = -1;
-
-  memset (pl, 0, sizeof (*pl));
-  pl->index = p;
-  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
-    guint bit;
-    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != p)
-      continue;
-    if (first < 0)
-      first = c;
-    bit = 1u << (GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) / bps);
-    if (c == GST_VIDEO_COMP_A)
-      continue;
-    pl->channel_mask |= bit;
-    if (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) && c != GST_VIDEO_COMP_Y)
-      pl->chroma_mask |= bit;
-  }
-  g_assert (first >= 0);
-  pl->w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, first);
-  pl->h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, first);
-  pl->src.depth = pl->dst.depth = depth;
-  pl->src.channels = pl->dst.channels =
-      GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, first) / bps;
-  pl->src.width = pl->dst.width = GST_VIDEO_INFO_COMP_WIDTH (info, first);
-  pl->src.height = pl->dst.height = GST_VIDEO_INFO_COMP_HEIGHT (info, first);
-  *row_bytes = (gsize) pl->src.width * pl->src.channels * bps;
-  *rows = pl->src.height;
-}
-
 /* The CPU reference cannot touch device memory, so CUDA-memory caps are
  * offered only where the element will run (or runs) on the GPU: never
  * with backend=cpu, and without a device a peer sees system memory only. */
@@ -472,8 +429,8 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
 
   priv->n_planes = GST_VIDEO_INFO_N_PLANES (in_info);
   for (guint p = 0; p < priv->n_planes; p++)
-    describe_plane (in_info, p, &priv->planes[p], &priv->row_bytes[p],
-        &priv->rows[p]);
+    gst_cf_formats_describe_plane (in_info, p, &priv->planes[p],
+        &priv->row_bytes[p], &priv->rows[p]);
 
   if (!priv->use_gpu)
     return TRUE;
