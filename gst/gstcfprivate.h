@@ -32,6 +32,7 @@ typedef struct
   GstVideoFrame out;
   gpointer params;
   CfBorder border;
+  gboolean failed;              /* its work failed: nothing to send */
   const GstCfMemPath *in_path;  /* how each buffer reaches the kernels */
   const GstCfMemPath *out_path;
 
@@ -57,8 +58,17 @@ typedef struct
   GstAllocator *handoff;        /* device memory for a cudafilters peer */
   guint n_slots;                /* frames-in-flight as read at start() */
   Slot slots[MAX_FRAMES_IN_FLIGHT];
+
+  /* the queue (gstcfqueue.c), under queue_lock */
+  GMutex queue_lock;
+  GCond queue_cond;
   guint head;                   /* oldest frame in flight */
   guint pending;                /* frames in flight, in input order */
+  GThread *output_thread;       /* with several frames in flight */
+  gboolean output_running;
+  gboolean output_busy;         /* sending a frame it took */
+  gboolean discarding;          /* flushing: drop frames, send none */
+  GstFlowReturn output_flow;    /* downstream's answer to the last push */
 
   /* per format, from set_info() */
   guint n_planes;

@@ -181,12 +181,6 @@ filter_on_cpu (GstCudaFilter * self, Slot * slot)
   return st;
 }
 
-static Slot *
-queue_slot (GstCudaFilterPrivate * priv, guint i)
-{
-  return &priv->slots[(priv->head + i) % priv->n_slots];
-}
-
 /* Logs which memory each pad's buffers come in, when it changes. */
 static void
 log_paths (GstCudaFilter * self, const Slot * slot)
@@ -229,19 +223,21 @@ map_failed:
   return FALSE;
 }
 
-/* Starts filtering @inbuf (taken) in the next free slot with the
- * properties of its arrival: on the GPU the work is only queued, on the CPU
- * it is done here. Either way the frame now counts as in flight. */
+/* Starts filtering @inbuf (taken) in @slot with the properties of its
+ * arrival: on the GPU the work is only queued, on the CPU it is done here.
+ * On GST_FLOW_OK, or GST_FLOW_ERROR with slot->failed set (the work failed
+ * after the buffers were mapped: posted), the slot holds the frame and
+ * must be finished; otherwise it is left empty. */
 GstFlowReturn
-gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf)
+gst_cf_slot_start (GstCudaFilter * self, Slot * slot, GstBuffer * inbuf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
   GstCudaFilterPrivate *priv = PRIV (self);
-  Slot *slot = queue_slot (priv, priv->pending);
   GstFlowReturn ret;
   CfStatus st;
 
+  slot->failed = FALSE;
   ret = GST_BASE_TRANSFORM_GET_CLASS (self)->prepare_output_buffer (trans,
       inbuf, &slot->outbuf);
   if (ret != GST_FLOW_OK) {
@@ -258,26 +254,28 @@ gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf)
     slot->params = g_malloc0 (klass->params_size);
   memcpy (slot->params, priv->params, klass->params_size);
   slot->border = priv->frame_border;
-  priv->pending++;
-
   GST_OBJECT_LOCK (self);
   priv->frames++;
   GST_OBJECT_UNLOCK (self);
 
   if (!push_context (priv))
-    return gst_cf_filter_error (self, CF_ERROR_NO_DEVICE);
-  st = priv->use_gpu ? launch_on_gpu (self, slot) : filter_on_cpu (self, slot);
-  pop_context (priv);
+    st = CF_ERROR_NO_DEVICE;
+  else {
+    st = priv->use_gpu ? launch_on_gpu (self, slot) :
+        filter_on_cpu (self, slot);
+    pop_context (priv);
+  }
+  slot->failed = st != CF_OK;
   return st == CF_OK ? GST_FLOW_OK : gst_cf_filter_error (self, st);
 }
 
-/* Takes the oldest frame out once its work is done (even a failed one:
- * no copy may still touch its buffers when they go). */
+/* Ends @slot's frame once its work is done (even a failed one: no copy may
+ * still touch its buffers when they go): *outbuf is the filtered frame, or
+ * NULL when its work failed. */
 CfStatus
-gst_cf_queue_pop (GstCudaFilter * self, GstBuffer ** outbuf)
+gst_cf_slot_finish (GstCudaFilter * self, Slot * slot, GstBuffer ** outbuf)
 {
   GstCudaFilterPrivate *priv = PRIV (self);
-  Slot *slot = queue_slot (priv, 0);
   CfStatus st = CF_OK;
 
   if (priv->use_gpu && gst_cuda_context_push (priv->context)) {
@@ -291,62 +289,7 @@ gst_cf_queue_pop (GstCudaFilter * self, GstBuffer ** outbuf)
   gst_clear_buffer (&slot->inbuf);
   *outbuf = slot->outbuf;
   slot->outbuf = NULL;
-  priv->head = (priv->head + 1) % priv->n_slots;
-  priv->pending--;
-  if (st != CF_OK)
+  if (st != CF_OK || slot->failed)
     gst_clear_buffer (outbuf);
   return st;
-}
-
-/* Waits for every frame in flight, keeping them queued. With the context
- * pushed. */
-CfStatus
-gst_cf_queue_wait (GstCudaFilter * self)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-  CfStatus st = CF_OK;
-
-  for (guint i = 0; i < priv->pending && priv->use_gpu; i++) {
-    CfStatus s = cf_stream_synchronize (queue_slot (priv, i)->stream);
-    st = st != CF_OK ? st : s;
-  }
-  return st;
-}
-
-/* Drops the frames in flight (flush, stop) once no copy touches them. */
-void
-gst_cf_queue_discard (GstCudaFilter * self)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-
-  if (priv->pending)
-    GST_DEBUG_OBJECT (self, "discarding %u frames in flight", priv->pending);
-  while (priv->pending) {
-    GstBuffer *buf;
-
-    gst_cf_queue_pop (self, &buf);
-    gst_clear_buffer (&buf);
-  }
-}
-
-/* Sends the frames in flight downstream, oldest first, before an event
- * (EOS, caps, segment...) that must follow them. */
-GstFlowReturn
-gst_cf_queue_drain (GstCudaFilter * self)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  while (priv->pending) {
-    GstBuffer *buf;
-    CfStatus st = gst_cf_queue_pop (self, &buf);
-
-    if (st != CF_OK && ret == GST_FLOW_OK)
-      ret = gst_cf_filter_error (self, st);
-    if (buf && ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
-    else
-      gst_clear_buffer (&buf);
-  }
-  return ret;
 }

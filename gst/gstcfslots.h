@@ -1,13 +1,14 @@
 /* Frames in flight (internal to the base class): the slots' device planes
- * and streams, and the queue of frames whose work is queued on the GPU (or
- * done on the CPU) and that leave, oldest first, once it is done. */
+ * and streams, and the work of one frame in a slot: mapping its buffers
+ * (each by its memory path), upload, filter and download queued on the
+ * slot's stream (or the filter done on the CPU), and the end of it. The
+ * queue (gstcfqueue.h) orders the slots. */
 #ifndef __GST_CF_SLOTS_H__
 #define __GST_CF_SLOTS_H__
 
 #include "gstcfprivate.h"
 
 G_BEGIN_DECLS
-
 /* Device planes of one slot: frees them, or makes those of the sides
  * (@in, @out) in host memory that are not made yet. */
 void gst_cf_device_frame_free (DeviceFrame * dev);
@@ -22,15 +23,13 @@ CfStatus gst_cf_slots_create_streams (GstCudaFilterPrivate * priv);
 /* Posts STREAM/FAILED for @st and returns GST_FLOW_ERROR. */
 GstFlowReturn gst_cf_filter_error (GstCudaFilter * self, CfStatus st);
 
-/* The queue: push starts a frame (takes @inbuf), pop takes the oldest
- * out once its work is done, wait waits for all (with the context pushed),
- * discard drops them (flush, stop), drain sends them downstream. */
-GstFlowReturn gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf);
-CfStatus gst_cf_queue_pop (GstCudaFilter * self, GstBuffer ** outbuf);
-CfStatus gst_cf_queue_wait (GstCudaFilter * self);
-void gst_cf_queue_discard (GstCudaFilter * self);
-GstFlowReturn gst_cf_queue_drain (GstCudaFilter * self);
+/* start: the frame @inbuf (taken) in @slot, its work queued or done;
+ * finish: waits for that work and gives the filtered frame (NULL if it
+ * failed). See gstcfslots.c for what a failed start leaves. */
+GstFlowReturn gst_cf_slot_start (GstCudaFilter * self, Slot * slot,
+    GstBuffer * inbuf);
+CfStatus gst_cf_slot_finish (GstCudaFilter * self, Slot * slot,
+    GstBuffer ** outbuf);
 
 G_END_DECLS
-
 #endif /* __GST_CF_SLOTS_H__ */

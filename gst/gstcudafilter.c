@@ -10,6 +10,7 @@
 #include "gstcfformats.h"
 #include "gstcfpageable.h"
 #include "gstcfpinnedallocator.h"
+#include "gstcfqueue.h"
 #include "gstcfslots.h"
 #include "cf_runtime.h"
 
@@ -315,7 +316,6 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
 
   priv->use_gpu = FALSE;
-  priv->head = priv->pending = 0;
   GST_OBJECT_LOCK (self);
   priv->frames = priv->uploads = priv->downloads = 0;
   priv->last_in_path = priv->last_out_path = NULL;
@@ -334,6 +334,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
         ("No usable CUDA device: running the CPU reference (slow)."),
         ("backend=auto, cuda-device-id=%d", device_id));
   }
+  gst_cf_queue_start (self);
   set_started (self, TRUE);
   return TRUE;
 }
@@ -344,8 +345,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
-  /* Streaming has stopped: frames still in flight can only be dropped. */
-  gst_cf_queue_discard (self);
+  gst_cf_queue_stop (self);
   release_gpu (self);
   gst_clear_object (&PRIV (self)->context);
   set_started (self, FALSE);
@@ -436,10 +436,10 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     return TRUE;
 
   /* A caps event drains the frames in flight before it gets here, but a
-   * renegotiation may not: let their work end before their planes go. */
+   * renegotiation may not: let them go before their planes do. */
+  gst_cf_queue_drain (self);
   if (!gst_cuda_context_push (priv->context))
     return FALSE;
-  st = gst_cf_queue_wait (self);
   for (guint i = 0; i < priv->n_slots && st == CF_OK; i++) {
     gst_cf_device_frame_free (&priv->slots[i].dev);
     st = gst_cf_device_frame_alloc (priv, &priv->slots[i].dev, host, host);
@@ -527,34 +527,29 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   }
 }
 
-/* One call per frame out: the input frame (if any) goes in flight, and the
- * oldest comes out once frames-in-flight are in the GPU. A frame that
- * passes through first lets every frame in flight out, one per call. */
+/* The input frame goes in flight. With one frame in flight it comes back
+ * filtered at once for GstBaseTransform to send; with more, the output
+ * thread sends it when its work is done. A frame that passes through
+ * follows the frames in flight. */
 static GstFlowReturn
 gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  GstCudaFilterPrivate *priv = PRIV (self);
-  gboolean passthrough = gst_base_transform_is_passthrough (trans);
-  GstFlowReturn ret = GST_FLOW_OK;
-  CfStatus st;
+  GstBuffer *inbuf = trans->queued_buf;
+  GstFlowReturn ret;
 
   *outbuf = NULL;
-  if (trans->queued_buf && passthrough && !priv->pending)
+  if (!inbuf)
+    return GST_FLOW_OK;
+  if (gst_base_transform_is_passthrough (trans)) {
+    ret = gst_cf_queue_drain (self);
+    if (ret != GST_FLOW_OK)
+      return ret;
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)
         ->generate_output (trans, outbuf);
-  if (trans->queued_buf && !passthrough) {
-    GstBuffer *inbuf = trans->queued_buf;
-
-    trans->queued_buf = NULL;
-    ret = gst_cf_queue_push (self, inbuf);
   }
-  if (ret != GST_FLOW_OK || !priv->pending)
-    return ret;
-  if (priv->pending < priv->n_slots && !trans->queued_buf)
-    return GST_FLOW_OK;
-  st = gst_cf_queue_pop (self, outbuf);
-  return st == CF_OK ? GST_FLOW_OK : gst_cf_filter_error (self, st);
+  trans->queued_buf = NULL;
+  return gst_cf_queue_push (self, inbuf, outbuf);
 }
 
 static gboolean
@@ -562,10 +557,12 @@ gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
-  /* FLUSH_STOP, not FLUSH_START: only then has the streaming thread let go
-   * of the queue. */
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    gst_cf_queue_discard (self);
+  /* From FLUSH_START on nothing more is sent; at FLUSH_STOP (the
+   * streaming thread has let go of the queue) nothing is left. */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START) {
+    gst_cf_queue_flush_start (self);
+  } else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    gst_cf_queue_flush_stop (self);
   } else if (GST_EVENT_IS_SERIALIZED (event)) {
     GstFlowReturn ret = gst_cf_queue_drain (self);
 
@@ -577,9 +574,11 @@ gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       (trans, event);
 }
 
-/* A frame leaves when frames-in-flight - 1 more have come in: that many
- * frame durations add to upstream's latency. With framerate 0/1 (variable)
- * a frame's duration is unknown and nothing is added. */
+/* A frame leaves as soon as its work is done, so nothing is added to the
+ * minimum; when the GPU is the bottleneck a frame may wait behind
+ * frames-in-flight - 1 others, which the maximum allows for. With
+ * framerate 0/1 (variable) a frame's duration is unknown and nothing is
+ * added. */
 static gboolean
 latency_query (GstBaseTransform * trans, GstQuery * query)
 {
@@ -595,9 +594,8 @@ latency_query (GstBaseTransform * trans, GstQuery * query)
   if (info->fps_n > 0 && info->fps_d > 0 && priv->n_slots > 1)
     added = gst_util_uint64_scale_int (GST_SECOND * (priv->n_slots - 1),
         info->fps_d, info->fps_n);
-  GST_DEBUG_OBJECT (trans, "adding %" GST_TIME_FORMAT " for %u frames in "
-      "flight", GST_TIME_ARGS (added), priv->n_slots);
-  min += added;
+  GST_DEBUG_OBJECT (trans, "adding up to %" GST_TIME_FORMAT " for %u frames "
+      "in flight", GST_TIME_ARGS (added), priv->n_slots);
   if (GST_CLOCK_TIME_IS_VALID (max))
     max += added;
   gst_query_set_latency (query, live, min, max);
@@ -744,6 +742,8 @@ gst_cuda_filter_finalize (GObject * object)
   g_free (priv->params);
   for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++)
     g_free (priv->slots[i].params);
+  g_mutex_clear (&priv->queue_lock);
+  g_cond_clear (&priv->queue_cond);
   G_OBJECT_CLASS (gst_cuda_filter_parent_class)->finalize (object);
 }
 
@@ -778,9 +778,10 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
           "How many frames may be in the GPU at once: upload, filtering and "
-          "download of different frames overlap, and each frame leaves "
-          "frames-in-flight - 1 frames later (reported as latency). 1 adds "
-          "no latency. Read when the element starts", 1,
+          "download of different frames overlap. Each frame still leaves as "
+          "soon as its own work is done (above 1, a thread of the element "
+          "sends it), so more frames in flight add no latency. Read when the "
+          "element starts", 1,
           MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
@@ -833,4 +834,6 @@ gst_cuda_filter_init (GstCudaFilter * self)
   priv->backend = DEFAULT_BACKEND;
   priv->border = DEFAULT_BORDER;
   priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  g_mutex_init (&priv->queue_lock);
+  g_cond_init (&priv->queue_cond);
 }
