@@ -90,6 +90,13 @@ void gst_cuda_filter_class_add_pad_templates (GstElementClass * klass);
 void gst_cuda_filter_class_install_param (GstCudaFilterClass * klass,
     guint prop_id, gsize offset, GParamSpec * pspec);
 
+/* For parameters install_param cannot hold (arrays; gstcfarrayparam.c):
+ * the element's live params struct, with the object lock taken, for its
+ * set_property and get_property to write or read such a field, which the
+ * next frame's snapshot then carries. Needs one installed parameter. */
+gpointer gst_cuda_filter_lock_params (GstCudaFilter * self);
+void gst_cuda_filter_unlock_params (GstCudaFilter * self);
+
 G_END_DECLS
 
 #endif /* __GST_CUDA_FILTER_H__ */

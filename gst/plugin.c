@@ -9,6 +9,7 @@
 #include "gstcudabilateral.h"
 #include "gstcudamedian.h"
 #include "gstcudasatblur.h"
+#include "gstcudaconvolve.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -19,10 +20,11 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (cudabilateral, plugin);
   ok |= GST_ELEMENT_REGISTER (cudamedian, plugin);
   ok |= GST_ELEMENT_REGISTER (cudasatblur, plugin);
+  ok |= GST_ELEMENT_REGISTER (cudaconvolve, plugin);
   return ok;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudafilters,
-    "Video filters on NVIDIA GPUs through CUDA: Gaussian, bilateral, median "
-    "and summed-area-table box blur", plugin_init, VERSION, GST_LICENSE,
-    GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)
+    "Video filters on NVIDIA GPUs through CUDA: Gaussian, bilateral, median, "
+    "summed-area-table box blur and general convolution", plugin_init,
+    VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

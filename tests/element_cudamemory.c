@@ -14,7 +14,7 @@
 #include <gst/cuda/gstcudautils.h>
 
 static const gchar *elements[] = { "cudagaussianblur", "cudabilateral",
-  "cudamedian", "cudasatblur"
+  "cudamedian", "cudasatblur", "cudaconvolve"
 };
 
 #define CUDA_FEATURE "memory:CUDAMemory"

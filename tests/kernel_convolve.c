@@ -1,0 +1,185 @@
+/* gpu suite: cf_convolve on the GPU against the plain-C reference: random
+ * kernels 1x1 to 31x31, square and rectangular, full, separable (given as
+ * a row and a column) and full of rank 1 (split by the plan), the presets'
+ * taps, divisors, offsets and absolute values, GRAY8, GRAY16, RGBA (alpha
+ * copied), NV12's chroma plane, RGB 16-bit, odd sizes, both borders. Both
+ * sum in float (GPU) or double (reference) over the same float taps:
+ * within 1 LSB at 8 bits, 2 at 16 (the taps are scaled so that sums stay
+ * within the range). */
+#include "cf_test_util.h"
+#include "convolve.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static CfStatus
+run_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params)
+{
+  return cf_convolve (exec, src, dst, params);
+}
+
+static long passed, failed;
+
+/* A random tap in [lo, 1), in steps of 1/64. */
+static float
+rand_tap (float lo)
+{
+  return lo + (1.0f - lo) * (float) (cf_test_rand () % 64) / 64.0f;
+}
+
+static const char *
+kind_name (int kind)
+{
+  static const char *names[] = { "full", "separable", "rank-1 full" };
+  return names[kind];
+}
+
+/* A random kernel of w x h taps: kind 0 full, 1 separable, 2 full of rank
+ * 1. Mode (0..4) picks the rest: 0 positive taps, divisor = their sum;
+ * 1 mixed signs, divisor = the sum of |taps|; 2 as 1 plus an offset;
+ * 3 as 1, absolute; 4 positive taps, divisor twice their sum plus an
+ * offset. */
+static void
+random_kernel (CfConvolveParams * p, int w, int h, int kind, int mode)
+{
+  float lo = mode == 0 || mode == 4 ? 0.0f : -1.0f;
+  double abs_sum = 0.0;
+
+  p->width = w;
+  p->height = h;
+  p->separable = kind == 1;
+  for (int x = 0; x < w; x++)
+    p->row[x] = rand_tap (lo);
+  for (int y = 0; y < h; y++)
+    p->col[y] = rand_tap (lo);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      float t = kind == 2 ? p->col[y] * p->row[x] : rand_tap (lo);
+      p->taps[y * w + x] = t;
+      abs_sum += kind == 1 ? fabs (p->col[y] * p->row[x]) : fabs (t);
+    }
+  /* all-zero taps would divide by 1: keep the kernel meaningful */
+  if (abs_sum == 0.0) {
+    p->taps[(h / 2) * w + w / 2] = p->row[w / 2] = p->col[h / 2] = 1.0f;
+    abs_sum = 1.0;
+  }
+  p->divisor = mode == 0 ? 0.0 : mode == 4 ? 2.0 * abs_sum : abs_sum;
+  p->offset = mode == 2 ? 0.25 : mode == 4 ? -0.1 : 0.0;
+  p->absolute = mode == 3;
+}
+
+static void
+check (int w, int h, int channels, int depth, unsigned mask,
+    const CfConvolveParams * kernel, const char *name, CfBorder border)
+{
+  char what[200];
+  CfConvolveParams p = *kernel;
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 5);
+  CfPlane ref = cf_test_plane_like (&src, 0);
+
+  p.border = border;
+  p.channel_mask = mask;
+  snprintf (what, sizeof what, "%dx%d c%d d%d mask %x kernel %dx%d %s "
+      "divisor %g offset %g%s %s", w, h, channels, depth, mask, p.width,
+      p.height, name, p.divisor, p.offset, p.absolute ? " absolute" : "",
+      border == CF_BORDER_MIRROR ? "mirror" : "clamp");
+  CF_CHECK (cf_convolve_ref (&src, &ref, &p) == CF_OK);
+  if (cf_test_gpu_vs_ref (run_convolve, &p, &src, &ref, depth > 8 ? 2 : 1,
+          what))
+    failed++;
+  else
+    passed++;
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&ref);
+}
+
+static const struct
+{
+  int channels, depth;
+  unsigned mask;
+} layouts[] = {
+  {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {2, 8, 0x3}, {3, 16, 0x7},
+  {4, 8, 0xE}
+};
+
+#define N_LAYOUTS (sizeof layouts / sizeof layouts[0])
+
+/* The presets' taps, divisors, offsets and absolute values (as
+ * gstcudaconvolve.c sets them). */
+static void
+presets (int step, int *n)
+{
+  static const struct
+  {
+    const char *name;
+    float taps[9];
+    double offset;
+    int absolute;
+  } list[] = {
+    {"sharpen", {0, -1, 0, -1, 5, -1, 0, -1, 0}, 0, 0},
+    {"laplacian", {-1, -1, -1, -1, 8, -1, -1, -1, -1}, 0, 1},
+    {"sobel-x", {-1, 0, 1, -2, 0, 2, -1, 0, 1}, 0, 1},
+    {"sobel-y", {-1, -2, -1, 0, 0, 0, 1, 2, 1}, 0, 1},
+    {"emboss", {2, 0, 0, 0, -1, 0, 0, 0, -1}, 0.5, 0},
+    {"box", {1, 1, 1, 1, 1, 1, 1, 1, 1}, 0, 0},
+  };
+  static const int sizes[][2] = { {1, 1}, {33, 17}, {130, 131} };
+
+  for (size_t k = 0; k < sizeof list / sizeof list[0]; k++)
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+      for (size_t l = 0; l < N_LAYOUTS; l++) {
+        CfConvolveParams p = { 3, 3 };
+        if ((*n)++ % step)
+          continue;
+        memcpy (p.taps, list[k].taps, sizeof list[k].taps);
+        p.offset = list[k].offset;
+        p.absolute = list[k].absolute;
+        check (sizes[s][0], sizes[s][1], layouts[l].channels,
+            layouts[l].depth, layouts[l].mask, &p, list[k].name,
+            (s + l) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+      }
+}
+
+int
+main (void)
+{
+  static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {130, 131},
+  {257, 45}
+  };
+  static const int shapes[][2] = { {1, 1}, {3, 3}, {5, 5}, {7, 3}, {3, 7},
+  {1, 9}, {9, 1}, {13, 5}, {15, 15}, {31, 31}, {31, 1}, {1, 31}
+  };
+  static CfConvolveParams p;
+
+  /* CF_TEST_QUICK=1 (for compute-sanitizer) keeps every third case. */
+  int step = getenv ("CF_TEST_QUICK") ? 3 : 1, n = 0;
+
+  cf_test_require_gpu ();
+  cf_test_seed (2718);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (size_t l = 0; l < N_LAYOUTS; l++)
+      for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (int kind = 0; kind < 3; kind++) {
+          if (n++ % step)
+            continue;
+          random_kernel (&p, shapes[k][0], shapes[k][1], kind, n % 5);
+          check (sizes[s][0], sizes[s][1], layouts[l].channels,
+              layouts[l].depth, layouts[l].mask, &p, kind_name (kind),
+              n % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+        }
+  presets (step, &n);
+  /* Large frames (left out under compute-sanitizer, CF_TEST_QUICK=1). */
+  if (getenv ("CF_TEST_QUICK"))
+    return cf_test_finish (passed, failed);
+  random_kernel (&p, 3, 3, 0, 1);
+  check (3840, 2160, 1, 8, 1, &p, "full", CF_BORDER_CLAMP);
+  random_kernel (&p, 5, 5, 0, 0);
+  check (3840, 2160, 4, 8, 7, &p, "full", CF_BORDER_MIRROR);
+  random_kernel (&p, 15, 15, 0, 3);
+  check (1920, 1080, 1, 16, 1, &p, "full", CF_BORDER_CLAMP);
+  random_kernel (&p, 31, 31, 1, 2);
+  check (3840, 2160, 1, 16, 1, &p, "separable", CF_BORDER_MIRROR);
+  return cf_test_finish (passed, failed);
+}
