@@ -486,7 +486,7 @@ cf_bilateral (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
         row_bytes, src->height, exec->stream);
 
   CfBilateralWeights w;
-  cf_bilateral_weights (p, src->depth, &w);
+  cf_bilateral_weights (p, cf_plane_max (src), &w);
   /* A 1-D window is the same filter either way. */
   bool separable = p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
       && p->radius_y > 0;

@@ -39,7 +39,7 @@ typedef struct {
   double sigma_y;
   int radius_x;                 /* 0..CF_BILATERAL_MAX_RADIUS */
   int radius_y;
-  double sigma_range;           /* > 0, fraction of full scale (255 or 65535) */
+  double sigma_range;           /* > 0, fraction of full scale (cf_plane_max) */
   CfBilateralMode mode;
   CfBilateralDistance distance;
   CfBorder border;
@@ -61,8 +61,9 @@ typedef struct {
   float nk;
 } CfBilateralWeights;
 
-void cf_bilateral_weights (const CfBilateralParams * params, int depth,
-    CfBilateralWeights * w);
+/* @full_scale: the plane's cf_plane_max, which sigma_range is a fraction of. */
+void cf_bilateral_weights (const CfBilateralParams * params,
+    unsigned full_scale, CfBilateralWeights * w);
 
 /* Whether (dx, dy) is inside the window: the ellipse of radii (rx, ry),
  * boundary included (a disc for rx == ry, as OpenCV's). */

@@ -25,10 +25,10 @@ log2_gaussian (double sigma, int radius, float *l)
 }
 
 void
-cf_bilateral_weights (const CfBilateralParams * p, int depth,
+cf_bilateral_weights (const CfBilateralParams * p, unsigned full_scale,
     CfBilateralWeights * w)
 {
-  double sigma_r = p->sigma_range * (depth > 8 ? 65535.0 : 255.0);
+  double sigma_r = p->sigma_range * full_scale;
 
   log2_gaussian (p->sigma_x, p->radius_x, w->lx);
   log2_gaussian (p->sigma_y, p->radius_y, w->ly);
@@ -97,8 +97,8 @@ filter_window (const CfPlane * src, const CfPlane * dst,
         }
       for (int c = 0; c < src->channels; c++)
         if (p->channel_mask & (1u << c))
-          cf_put_sample (dst, x, y, c, cf_round_clamp (num[c] / den[c],
-                  src->depth));
+          cf_put_sample (dst, x, y, c, cf_round_clamp_to (num[c] / den[c],
+                  cf_plane_max (dst)));
     }
 }
 
@@ -111,7 +111,7 @@ cf_bilateral_ref (const CfPlane * src, const CfPlane * dst,
   if (st != CF_OK)
     return st;
 
-  cf_bilateral_weights (p, src->depth, &w);
+  cf_bilateral_weights (p, cf_plane_max (src), &w);
   if (p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
       && p->radius_y > 0) {
     /* Rows into tmp (rounded to the sample type, as on the GPU), then

@@ -35,6 +35,17 @@ cf_round_clamp (double v, int depth)
   return (unsigned) (v + 0.5);
 }
 
+/* Rounds to nearest and clamps to 0..@max (a plane's cf_plane_max). */
+static inline unsigned
+cf_round_clamp_to (double v, unsigned max)
+{
+  if (!(v > 0.0))
+    return 0;
+  if (v >= (double) max)
+    return max;
+  return (unsigned) (v + 0.5);
+}
+
 /* Copies the channels outside `mask` from src to dst. */
 static inline void
 cf_copy_unmasked (const CfPlane * src, const CfPlane * dst, unsigned mask)

@@ -82,6 +82,8 @@ cf_planes_check (const CfPlane * src, const CfPlane * dst)
     return CF_ERROR_INVALID;
   if ((src->depth != 8 && src->depth != 16) || src->depth != dst->depth)
     return CF_ERROR_INVALID;
+  if (src->max > (src->depth > 8 ? 65535u : 255u) || dst->max != src->max)
+    return CF_ERROR_INVALID;
   if (src->channels < 1 || src->channels > 4 || src->channels != dst->channels)
     return CF_ERROR_INVALID;
   size_t row = (size_t) src->width * src->channels * cf_plane_bytes_per_sample (src);

@@ -37,7 +37,14 @@ typedef enum {
 
 /* One image plane: rows of width pixels, each pixel `channels` interleaved
  * samples of `depth` bits (8 or 16, 16 in host byte order). `stride` is the
- * byte distance between rows, never assumed to be width * channels. */
+ * byte distance between rows, never assumed to be width * channels.
+ *
+ * `max` is the full scale of a sample where it is less than the container's
+ * (1 << depth) - 1: 1023 for 10 bits in the low bits of 16 (I420_10LE),
+ * 0xffc0 for 10 bits in the high bits (P010_10LE); 0 means the container's.
+ * Range parameters (in units of full scale) scale by it and results are
+ * clamped to it; a filter's result in an MSB-aligned format may set the low
+ * bits below the format's precision (readers ignore them). */
 typedef struct {
   void *data;
   size_t stride;
@@ -45,6 +52,7 @@ typedef struct {
   int height;
   int channels;                 /* 1..4 */
   int depth;                    /* 8 or 16 */
+  unsigned max;                 /* full scale; 0: (1 << depth) - 1 */
 } CfPlane;
 
 /* Which channels of a plane a filter changes: bit c set means channel c is
@@ -71,6 +79,13 @@ static inline int
 cf_plane_bytes_per_sample (const CfPlane * p)
 {
   return p->depth > 8 ? 2 : 1;
+}
+
+/* The full scale of a plane's samples: its largest value. */
+static inline unsigned
+cf_plane_max (const CfPlane * p)
+{
+  return p->max ? p->max : (p->depth > 8 ? 65535u : 255u);
 }
 
 /* Checks what every filter needs: same geometry, sane depth and channels,

@@ -29,6 +29,7 @@ struct GaussArgs {
   float wy[CF_GAUSSIAN_MAX_RADIUS + 1];
   int rx, ry;
   int sharpen;
+  float max;                    /* the plane's full scale (cf_plane_max) */
   CfBorder border;
   unsigned mask;
   int aligned;                  /* planes allow quad-wide loads and stores */
@@ -198,8 +199,8 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
       if (!filtered)
         res[i] = in[i];
       else
-        res[i] = cf_round_to < T > (a.sharpen ?
-            2.0f * (float) in[i] - acc[o][i] : acc[o][i]);
+        res[i] = (T) fminf (cf_round_up_clamped < T > (a.sharpen ?
+                2.0f * (float) in[i] - acc[o][i] : acc[o][i]), a.max);
     }
     if (whole) {
       typename Quad < T >::type v = { res[0], res[1], res[2], res[3] };
@@ -297,6 +298,7 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   a.rx = p->radius_x;
   a.ry = p->radius_y;
   a.sharpen = p->sharpen;
+  a.max = (float) cf_plane_max (dst);
   a.border = p->border;
   a.mask = p->channel_mask;
   /* Quad-wide access needs every row start aligned to a quad of samples. */

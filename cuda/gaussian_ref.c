@@ -68,7 +68,7 @@ cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
                   p->border) * w + x];
         if (p->sharpen)
           s = 2.0 * cf_get_sample (src, x, y, c) - s;
-        cf_put_sample (dst, x, y, c, cf_round_clamp (s, src->depth));
+        cf_put_sample (dst, x, y, c, cf_round_clamp_to (s, cf_plane_max (dst)));
       }
   }
   cf_copy_unmasked (src, dst, p->channel_mask);

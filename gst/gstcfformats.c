@@ -7,6 +7,31 @@
 
 #include <string.h>
 
+/* The largest sample value of @finfo's components where it is less than
+ * the container's, else 0 (CfPlane.max). */
+static guint
+gst_cf_formats_full_scale (const GstVideoFormatInfo * finfo)
+{
+  guint bits = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
+  guint container = bits > 8 ? 16 : 8;
+
+  if (bits >= container)
+    return 0;
+  return ((1u << bits) - 1) << GST_VIDEO_FORMAT_INFO_SHIFT (finfo, 0);
+}
+
+/* The sample of a pixel that holds component @c: its byte offset over the
+ * @bps bytes of a sample. GStreamer 1.22 gives P010_10LE, P012_LE and
+ * P016_LE's V an offset of 1 (a sample count: it is at byte 2), so an offset
+ * that is not a whole number of samples is taken as a sample count. */
+static guint
+gst_cf_formats_channel (const GstVideoFormatInfo * finfo, guint c, guint bps)
+{
+  guint offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+
+  return offset % bps ? offset : offset / bps;
+}
+
 void
 gst_cf_formats_describe_plane (const GstVideoInfo * info, guint p,
     GstCudaFilterPlane * pl, gsize * row_bytes, gint * rows)
@@ -24,7 +49,7 @@ gst_cf_formats_describe_plane (const GstVideoInfo * info, guint p,
       continue;
     if (first < 0)
       first = c;
-    bit = 1u << (GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) / bps);
+    bit = 1u << gst_cf_formats_channel (finfo, c, bps);
     if (c == GST_VIDEO_COMP_A)
       continue;
     pl->channel_mask |= bit;
@@ -35,6 +60,7 @@ gst_cf_formats_describe_plane (const GstVideoInfo * info, guint p,
   pl->w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, first);
   pl->h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, first);
   pl->src.depth = pl->dst.depth = depth;
+  pl->src.max = pl->dst.max = gst_cf_formats_full_scale (finfo);
   pl->src.channels = pl->dst.channels =
       GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, first) / bps;
   pl->src.width = pl->dst.width = GST_VIDEO_INFO_COMP_WIDTH (info, first);

@@ -7,15 +7,25 @@
 #include "gstcudafilter.h"
 
 G_BEGIN_DECLS
+/* Deep formats (all in GStreamer 1.22) are 16-bit samples whose full
+ * scale is the format's: see gst_cf_formats_describe_plane (). */
 #define CF_FORMATS "{ GRAY8, GRAY16_LE, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-  "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y42B, Y444, Y444_16LE }"
+  "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y42B, Y444, " \
+  "Y444_16LE, P010_10LE, P012_LE, P016_LE, I420_10LE, I422_10LE, " \
+  "Y444_10LE }"
 /* The formats above that GStreamer 1.22's CUDA allocator can lay out: it
- * asserts on the others (GRAY8, GRAY16_LE, xRGB, xBGR, AYUV). */
+ * asserts on the others (GRAY8, GRAY16_LE, xRGB, xBGR, AYUV, P012_LE,
+ * Y444_10LE). */
 #define CF_CUDA_FORMATS "{ RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, " \
-  "I420, YV12, NV12, NV21, Y42B, Y444, Y444_16LE }"
+  "I420, YV12, NV12, NV21, Y42B, Y444, Y444_16LE, P010_10LE, P016_LE, " \
+  "I420_10LE, I422_10LE }"
 /* Describes plane @p of @info: its channels, depth, subsampling and which
  * channels are colour and which are chroma; @row_bytes and @rows are what
- * a copy of the plane moves. */
+ * a copy of the plane moves. A deep format's samples are 16 bits whatever
+ * its precision; CfPlane.max is its full scale where that is less than
+ * 65535 (1023 for the LSB-aligned _10LE planar formats, 0xffc0 and 0xfff0
+ * for the MSB-aligned P010 and P012), so range parameters mean the same
+ * fraction of full scale and results stay in the format's range. */
 void gst_cf_formats_describe_plane (const GstVideoInfo * info, guint p,
     GstCudaFilterPlane * pl, gsize * row_bytes, gint * rows);
 

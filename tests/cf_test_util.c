@@ -51,6 +51,18 @@ cf_test_plane_new (int width, int height, int channels, int depth, int pad)
   return p;
 }
 
+void
+cf_test_plane_set_max (CfPlane * p, unsigned max)
+{
+  CF_CHECK (p->depth == 16);
+  p->max = max;
+  for (int y = 0; y < p->height; y++) {
+    uint16_t *row = (uint16_t *) ((unsigned char *) p->data + y * p->stride);
+    for (int i = 0; i < p->width * p->channels; i++)
+      row[i] &= max;
+  }
+}
+
 CfPlane
 cf_test_plane_like (const CfPlane * src, int pad)
 {

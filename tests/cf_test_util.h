@@ -20,6 +20,10 @@ unsigned cf_test_rand (void);
  * (and the padding filled with garbage too). */
 CfPlane cf_test_plane_new (int width, int height, int channels, int depth,
     int pad);
+/* Gives a 16-bit plane a full scale below 65535 (CfPlane.max: 1023 for
+ * 10 bits in the low bits, 0xffc0 in the high ones) and keeps its samples
+ * within it (each masked with @max). */
+void cf_test_plane_set_max (CfPlane * p, unsigned max);
 /* A host plane of the same geometry filled with a poison value. */
 CfPlane cf_test_plane_like (const CfPlane * p, int pad);
 void cf_test_plane_free (CfPlane * p);

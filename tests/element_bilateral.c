@@ -59,7 +59,8 @@ static const CfPropertyCase properties[] = {
 };
 
 static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
-  "GRAY8", "AYUV", "Y444_16LE", "BGR", NULL
+  "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
+  NULL
 };
 
 /* Exact (1 LSB) and separable (4), the colour distance alternating. */
@@ -81,7 +82,8 @@ static const CfElementTest entry = {
   .live_identity = "sigma-range=0",
   .reference = reference,
   .ref_cases = ref_cases,
-  .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE", NULL},
+  .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE",
+      "I420_10LE", "P010_10LE", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 3}, {40, 41}, {0}},
   .properties = properties,
   .cuda_formats = formats,
@@ -164,11 +166,64 @@ GST_START_TEST (test_chroma_scaling)
 
 GST_END_TEST;
 
+/* sigma-range is a fraction of the format's full scale: 10-bit luma in the
+ * low bits (I420_10LE) and the same in the high bits (P010_10LE) filter
+ * alike, within the rounding of the 10-bit result (32 in 16 bits). */
+GST_START_TEST (test_deep_full_scale)
+{
+  const gchar *launch = ELEMENT " sigma-space=2 sigma-range=0.1 backend=cpu";
+  GstBuffer *low = cf_random_frame (GST_VIDEO_FORMAT_I420_10LE, 23, 11, 0, 9);
+  GstBuffer *high = cf_random_frame (GST_VIDEO_FORMAT_P010_10LE, 23, 11, 0, 9);
+  GstBuffer *low_out, *high_out;
+  GstVideoInfo li, hi;
+  GstVideoFrame lf, hf;
+  gint diff = 0;
+
+  gst_video_info_set_format (&li, GST_VIDEO_FORMAT_I420_10LE, 23, 11);
+  gst_video_info_set_format (&hi, GST_VIDEO_FORMAT_P010_10LE, 23, 11);
+  fail_unless (gst_video_frame_map (&lf, &li, low, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&hf, &hi, high, GST_MAP_WRITE));
+  for (gint y = 0; y < 11; y++)
+    for (gint x = 0; x < 23; x++)
+      ((guint16 *) ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&hf, 0) +
+              y * GST_VIDEO_FRAME_PLANE_STRIDE (&hf, 0)))[x] =
+          ((const guint16 *) ((const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&lf,
+                  0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&lf, 0)))[x] << 6;
+  gst_video_frame_unmap (&lf);
+  gst_video_frame_unmap (&hf);
+
+  low_out = cf_run_one (launch, "I420_10LE", 23, 11, low);
+  high_out = cf_run_one (launch, "P010_10LE", 23, 11, high);
+  fail_unless (gst_video_frame_map (&lf, &li, low_out, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&hf, &hi, high_out, GST_MAP_READ));
+  for (gint y = 0; y < 11; y++)
+    for (gint x = 0; x < 23; x++) {
+      gint l = ((const guint16 *) ((const guint8 *)
+              GST_VIDEO_FRAME_PLANE_DATA (&lf, 0) +
+              y * GST_VIDEO_FRAME_PLANE_STRIDE (&lf, 0)))[x];
+      gint h = ((const guint16 *) ((const guint8 *)
+              GST_VIDEO_FRAME_PLANE_DATA (&hf, 0) +
+              y * GST_VIDEO_FRAME_PLANE_STRIDE (&hf, 0)))[x];
+      fail_unless (h <= 0xffc0, "P010 sample 0x%x out of range", h);
+      diff = MAX (diff, ABS (h - (l << 6)));
+    }
+  fail_unless (diff <= 32, "P010 luma %d from I420_10LE's x 64", diff);
+  gst_video_frame_unmap (&lf);
+  gst_video_frame_unmap (&hf);
+  gst_buffer_unref (low);
+  gst_buffer_unref (high);
+  gst_buffer_unref (low_out);
+  gst_buffer_unref (high_out);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudabilateral_suite (void)
 {
   return cf_element_suite (&entry, CF_OWN_TEST (test_color_distance),
-      CF_OWN_TEST (test_chroma_scaling), NULL);
+      CF_OWN_TEST (test_chroma_scaling), CF_OWN_TEST (test_deep_full_scale),
+      NULL);
 }
 
 GST_CHECK_MAIN (cudabilateral);

@@ -43,7 +43,8 @@ static const CfPropertyCase properties[] = {
 };
 
 static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
-  "GRAY8", "AYUV", "Y444_16LE", "BGR", NULL
+  "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
+      NULL
 };
 
 /* Exact within 1 LSB: sizes of odd index blur, the others sharpen. */
@@ -62,7 +63,8 @@ static const CfElementTest entry = {
   .live_from = "sigma=1",.live_to = "sigma=4",.live_identity = "sigma=0",
   .reference = reference,
   .ref_cases = ref_cases,
-  .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE", NULL},
+  .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE",
+      "I420_10LE", "P010_10LE", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {64, 65}, {0}},
   .properties = properties,
   .cuda_formats = formats,

@@ -18,9 +18,13 @@ colour_mask (const GstVideoFormatInfo * finfo, guint p)
   guint mask = 0, bytes = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) > 8 ? 2 : 1;
 
   for (guint c = 0; c < 3 && c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo);
-      c++)
+      c++) {
+    guint offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+
+    /* GStreamer 1.22's P01x V offset is 1, a sample count (byte 2) */
     if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) == p)
-      mask |= 1u << (GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) / bytes);
+      mask |= 1u << (offset % bytes ? offset : offset / bytes);
+  }
   return mask;
 }
 

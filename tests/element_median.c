@@ -57,7 +57,8 @@ static const CfPropertyCase properties[] = {
 };
 
 static const gchar *const formats[] = { "GRAY16_LE", "RGBA", "NV12", "I420",
-  "GRAY8", "AYUV", "Y444_16LE", "BGR", NULL
+  "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
+      NULL
 };
 
 /* Every variant on every format and size, bit for bit. */
@@ -80,7 +81,8 @@ static const CfElementTest entry = {
   .live_identity = "size=1",
   .reference = reference,
   .ref_cases = ref_cases,
-  .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE", NULL},
+  .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE",
+      "I420_10LE", "P010_10LE", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {301, 9}, {40, 41}, {0}},
   .properties = properties,
   .cuda_formats = formats,

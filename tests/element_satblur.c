@@ -45,7 +45,8 @@ static const CfPropertyCase properties[] = {
 };
 
 static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
-  "GRAY8", "AYUV", "Y444_16LE", "BGR", "RGBx", NULL
+  "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
+      "RGBx", NULL
 };
 
 /* Radii from 0 to past the frame, passes and borders varying with the
@@ -71,7 +72,7 @@ static const CfElementTest entry = {
   .reference = reference,
   .ref_cases = ref_cases,
   .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE", "I420", "NV12",
-      NULL},
+      "I420_10LE", "P010_10LE", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {64, 65}, {0}},
   .properties = properties,
   .cuda_formats = formats,

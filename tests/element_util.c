@@ -42,6 +42,18 @@ cf_harness_new (const gchar * launch, const gchar * format, gint width,
   return h;
 }
 
+/* The bits a deep format's 16-bit samples may set (0xffff for 16-bit
+ * formats, 0x03ff for I420_10LE, 0xffc0 for P010_10LE); 0 for 8-bit ones. */
+static guint16
+deep_sample_mask (const GstVideoFormatInfo * finfo)
+{
+  guint bits = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
+
+  if (bits <= 8)
+    return 0;
+  return ((1u << bits) - 1) << GST_VIDEO_FORMAT_INFO_SHIFT (finfo, 0);
+}
+
 GstBuffer *
 cf_random_frame (GstVideoFormat format, gint width, gint height, guint pad,
     guint32 seed)
@@ -69,6 +81,11 @@ cf_random_frame (GstVideoFormat format, gint width, gint height, guint pad,
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
   for (gsize i = 0; i < map.size; i++)
     map.data[i] = g_rand_int (rand) & 0xff;
+  /* deep formats: samples within the format's range */
+  if (deep_sample_mask (info.finfo))
+    for (gsize i = 0; i + 1 < map.size; i += 2)
+      GST_WRITE_UINT16_LE (map.data + i, GST_READ_UINT16_LE (map.data + i) &
+          deep_sample_mask (info.finfo));
   gst_buffer_unmap (buf, &map);
   if (pad)
     gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format,
@@ -93,6 +110,8 @@ cf_frame_plane (GstVideoFrame * frame, guint p)
     plane.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, c);
     plane.height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, c);
     plane.depth = depth;
+    if (deep_sample_mask (finfo) != 0xffff)
+      plane.max = deep_sample_mask (finfo);
     plane.channels = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c) / (depth / 8);
     break;
   }

@@ -441,6 +441,16 @@ main (int argc, char **argv)
           layouts[li].channels, layouts[li].depth, &p);
     }
 
+  /* deep formats: sigma-range in units of their full scale (CfPlane.max) */
+  for (int m = 0; m < 2; m++) {
+    CfBilateralParams deep = params (3, 3, 0.1, m, 0, 0, 1);
+    CfPlane src = cf_test_plane_new (67, 35, 1, 16, 5);
+
+    cf_test_plane_set_max (&src, m ? 0xffc0 : 0x3ff);
+    check_plane (&src, &deep);
+    cf_test_plane_free (&src);
+  }
+
   check_pairs ();
   check_edges ();
   check_small_devices ();

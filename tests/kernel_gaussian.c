@@ -15,6 +15,32 @@ run_gaussian (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
 
 static long passed, failed;
 
+/* 10- and 12-bit samples in 16 (CfPlane.max): sharpening clamps to the
+ * format's full scale. */
+static void
+check_deep (int w, int h, int channels, unsigned max, double sigma, int sharpen)
+{
+  char what[160];
+  CfGaussianParams p = { sigma, sigma, cf_gaussian_default_radius (sigma),
+    cf_gaussian_default_radius (sigma), sharpen, CF_BORDER_CLAMP,
+    CF_ALL_CHANNELS (channels)
+  };
+  CfPlane src = cf_test_plane_new (w, h, channels, 16, 5);
+  CfPlane ref;
+
+  cf_test_plane_set_max (&src, max);
+  ref = cf_test_plane_like (&src, 0);
+  snprintf (what, sizeof what, "%dx%d c%d max 0x%x sigma %.2f%s", w, h,
+      channels, max, sigma, sharpen ? " sharpen" : "");
+  CF_CHECK (cf_gaussian_blur_ref (&src, &ref, &p) == CF_OK);
+  if (cf_test_gpu_vs_ref (run_gaussian, &p, &src, &ref, 1, what))
+    failed++;
+  else
+    passed++;
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&ref);
+}
+
 static void
 check (int w, int h, int channels, int depth, unsigned mask, double sigma,
     int radius, CfBorder border, int sharpen)
@@ -69,6 +95,11 @@ main (void)
    * compute-sanitizer, CF_TEST_QUICK=1, where they would take minutes). */
   check (300, 200, 1, 8, 1, 40.0, CF_GAUSSIAN_MAX_RADIUS, CF_BORDER_MIRROR, 0);
   check (300, 200, 4, 16, 7, 3.0, 4, CF_BORDER_CLAMP, 1);
+  /* I420_10LE, P010_10LE and P012_LE planes (chroma: two channels) */
+  check_deep (67, 35, 1, 0x3ff, 2.0, 1);
+  check_deep (67, 35, 2, 0xffc0, 2.0, 1);
+  check_deep (67, 35, 1, 0xfff0, 1.0, 1);
+  check_deep (67, 35, 1, 0x3ff, 3.0, 0);
   if (getenv ("CF_TEST_QUICK"))
     return cf_test_finish (passed, failed);
   check (3840, 2160, 1, 8, 1, 2.0, 6, CF_BORDER_CLAMP, 0);
