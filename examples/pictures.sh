@@ -18,6 +18,19 @@ have cudasatblur && {
   "$here/before-after.sh" "$out/cudasatblur-1.png" "cudasatblur radius-x=8 radius-y=8 passes=1"
   "$here/before-after.sh" "$out/cudasatblur-3.png" "cudasatblur radius-x=8 radius-y=8 passes=3"
 }
+# One picture per cudaconvolve preset (small frames: quick on the CPU).
+have cudaconvolve && {
+  gray="videotestsrc pattern=pinwheel num-buffers=1 ! video/x-raw,format=GRAY8,width=320,height=180"
+  "$here/before-after.sh" "$out/cudaconvolve-sharpen.png" "cudaconvolve preset=sharpen" \
+    "videotestsrc pattern=pinwheel num-buffers=1 ! video/x-raw,format=RGBA,width=320,height=180 ! cudagaussianblur sigma=1"
+  for p in laplacian sobel-x sobel-y; do
+    "$here/before-after.sh" "$out/cudaconvolve-$p.png" "cudaconvolve preset=$p" "$gray"
+  done
+  "$here/before-after.sh" "$out/cudaconvolve-emboss.png" "cudaconvolve preset=emboss" \
+    "videotestsrc pattern=smpte num-buffers=1 ! video/x-raw,format=I420,width=320,height=180"
+  "$here/before-after.sh" "$out/cudaconvolve-box.png" "cudaconvolve preset=box" \
+    "videotestsrc pattern=snow num-buffers=1 ! video/x-raw,format=GRAY8,width=320,height=180"
+}
 # The ultrasound chain (examples/ultrasound.sh): one synthetic B-mode frame,
 # input | cudamedian size=5 ! cudabilateral.
 have cudamedian && have cudabilateral && {
