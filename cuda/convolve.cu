@@ -26,6 +26,7 @@ struct FullArgs {
   int kw, kh;
   float offset;
   int absolute;
+  float max;                    /* the plane's full scale (cf_plane_max) */
   CfBorder border;
   unsigned mask;
 };
@@ -36,6 +37,7 @@ struct SepArgs {
   int kw, kh;
   float offset;
   int absolute;
+  float max;                    /* the plane's full scale (cf_plane_max) */
   CfBorder border;
   unsigned mask;
 };
@@ -87,7 +89,7 @@ stage (float *in, const void *src, size_t stride, int width, int height,
 template < typename T > __device__ __forceinline__ void
 store (const float *acc, const void *src, size_t src_stride, void *dst,
     size_t dst_stride, int width, int height, int C, float offset,
-    int absolute, unsigned mask)
+    int absolute, float max, unsigned mask)
 {
   const int s = blockIdx.x * TILE_S + threadIdx.x % TILE_S;
   const int y0 = blockIdx.y * TILE_ROWS + threadIdx.x / TILE_S * V;
@@ -105,7 +107,8 @@ store (const float *acc, const void *src, size_t src_stride, void *dst,
       continue;
     }
     const float v = acc[o] + offset;
-    *out = cf_round_to < T > (absolute ? fabsf (v) : v);
+    *out = (T) fminf (cf_round_up_clamped < T > (absolute ? fabsf (v) : v),
+        max);
   }
 }
 
@@ -139,7 +142,7 @@ convolve_full (const void *__restrict__ src, size_t src_stride,
     }
   }
   store < T > (acc, src, src_stride, dst, dst_stride, width, height, C,
-      a.offset, a.absolute, a.mask);
+      a.offset, a.absolute, a.max, a.mask);
 }
 
 template < typename T > __global__ void
@@ -176,7 +179,7 @@ convolve_separable (const void *__restrict__ src, size_t src_stride,
       acc[o] += w * p[o * TILE_S];
   }
   store < T > (acc, src, src_stride, dst, dst_stride, width, height, C,
-      a.offset, a.absolute, a.mask);
+      a.offset, a.absolute, a.max, a.mask);
 }
 
 dim3
@@ -211,6 +214,7 @@ run_full (const CfPlane * src, const CfPlane * dst, const CfConvolvePlan & p,
   a.kh = p.height;
   a.offset = p.offset;
   a.absolute = p.absolute;
+  a.max = (float) cf_plane_max (dst);
   a.border = params->border;
   a.mask = params->channel_mask;
   if (a.kw == 3 && a.kh == 3)
@@ -234,6 +238,7 @@ run_separable (const CfPlane * src, const CfPlane * dst,
   a.kh = p.height;
   a.offset = p.offset;
   a.absolute = p.absolute;
+  a.max = (float) cf_plane_max (dst);
   a.border = params->border;
   a.mask = params->channel_mask;
   size_t smem = smem_bytes (a.kw, a.kh, src->channels, true);
@@ -269,7 +274,7 @@ cf_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (!exec->stream)
     return CF_ERROR_INVALID;
   CfConvolvePlan plan;
-  st = cf_convolve_plan (params, src->depth, &plan);
+  st = cf_convolve_plan (params, cf_plane_max (dst), &plan);
   if (st != CF_OK)
     return st;
   cudaStream_t stream = (cudaStream_t) exec->stream;

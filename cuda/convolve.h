@@ -45,9 +45,10 @@ typedef struct {
   int absolute;
 } CfConvolvePlan;
 
-/* CF_ERROR_INVALID for even or out-of-range sides. `depth`: 8 or 16. */
-CfStatus cf_convolve_plan (const CfConvolveParams * params, int depth,
-    CfConvolvePlan * plan);
+/* CF_ERROR_INVALID for even or out-of-range sides. `full_scale`: the
+ * plane's largest sample (cf_plane_max), the unit of the offset. */
+CfStatus cf_convolve_plan (const CfConvolveParams * params,
+    unsigned full_scale, CfConvolvePlan * plan);
 
 /* Whether params leave every sample as it is (a lone centre tap equal to
  * the divisor, no offset). */

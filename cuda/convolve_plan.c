@@ -41,7 +41,8 @@ side_ok (int n)
 }
 
 CfStatus
-cf_convolve_plan (const CfConvolveParams * p, int depth, CfConvolvePlan * plan)
+cf_convolve_plan (const CfConvolveParams * p, unsigned full_scale,
+    CfConvolvePlan * plan)
 {
   double row[CF_CONVOLVE_MAX_SIDE], col[CF_CONVOLVE_MAX_SIDE], sum = 0.0;
   int w = p->width, h = p->height, separable = p->separable;
@@ -83,7 +84,7 @@ cf_convolve_plan (const CfConvolveParams * p, int depth, CfConvolvePlan * plan)
     for (int i = 0; i < w * h; i++)
       plan->taps[i] = (float) (p->taps[i] / div);
   }
-  plan->offset = (float) (p->offset * (depth > 8 ? 65535.0 : 255.0));
+  plan->offset = (float) (p->offset * full_scale);
   plan->absolute = p->absolute;
   return CF_OK;
 }
@@ -93,7 +94,7 @@ cf_convolve_is_identity (const CfConvolveParams * p)
 {
   CfConvolvePlan plan;
 
-  if (cf_convolve_plan (p, 8, &plan) != CF_OK || plan.offset != 0.0f)
+  if (cf_convolve_plan (p, 255, &plan) != CF_OK || plan.offset != 0.0f)
     return 0;
   for (int y = 0; y < plan.height; y++)
     for (int x = 0; x < plan.width; x++) {

@@ -23,7 +23,7 @@ cf_convolve_ref (const CfPlane * src, const CfPlane * dst,
   CfStatus st = cf_planes_check (src, dst);
   if (st != CF_OK)
     return st;
-  st = cf_convolve_plan (params, src->depth, &plan);
+  st = cf_convolve_plan (params, cf_plane_max (dst), &plan);
   if (st != CF_OK)
     return st;
 
@@ -52,8 +52,8 @@ cf_convolve_ref (const CfPlane * src, const CfPlane * dst,
           for (int ky = 0; ky < plan.height; ky++)
             s += plan.col[ky] *
                 rows[(size_t) cf_border_index (y + ky - ry, h, b) * w + x];
-          cf_put_sample (dst, x, y, c, cf_round_clamp (finish (s, &plan),
-                  src->depth));
+          cf_put_sample (dst, x, y, c, cf_round_clamp_to (finish (s, &plan),
+                  cf_plane_max (dst)));
         }
       continue;
     }
@@ -65,8 +65,8 @@ cf_convolve_ref (const CfPlane * src, const CfPlane * dst,
             s += plan.taps[ky * plan.width + kx] * cf_get_sample (src,
                 cf_border_index (x + kx - rx, w, b),
                 cf_border_index (y + ky - ry, h, b), c);
-        cf_put_sample (dst, x, y, c, cf_round_clamp (finish (s, &plan),
-                src->depth));
+        cf_put_sample (dst, x, y, c, cf_round_clamp_to (finish (s, &plan),
+                cf_plane_max (dst)));
       }
   }
   cf_copy_unmasked (src, dst, params->channel_mask);

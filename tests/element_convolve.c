@@ -8,13 +8,14 @@
 #define ELEMENT "cudaconvolve"
 
 /* The reference of a plane: a full kernel (taps, w x h) or, with row and
- * col, a separable one; GRAY formats only, so every channel is filtered. */
+ * col, a separable one; with luma_only, planes after the first (the
+ * chroma of the planar reference formats) are left as they came. */
 typedef struct
 {
   gint w, h;
   const gfloat *taps, *row, *col;
   gdouble divisor, offset;
-  gboolean absolute;
+  gboolean absolute, luma_only;
 } ConvolveRef;
 
 static CfStatus
@@ -24,6 +25,8 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
   const ConvolveRef *r = params;
   static CfConvolveParams p;
 
+  if (r->luma_only && plane->index > 0)
+    return CF_OK;
   memset (&p, 0, sizeof p);
   p.width = r->w;
   p.height = r->h;
@@ -53,8 +56,9 @@ static const gfloat row5[] = { 1, 2, 3, 2, 1 }, col3[] = { 1, 0, -1 };
 
 static const CfRefCase ref_cases[] = {
   {"kernel=<1,2,1,2,4,2,1,2,1>", &(ConvolveRef) {3, 3, binomial}},
-  {"preset=sharpen", &(ConvolveRef) {3, 3, sharpen}},
-  {"preset=sobel-x", &(ConvolveRef) {3, 3, sobel_x,.absolute = TRUE}},
+  {"preset=sharpen", &(ConvolveRef) {3, 3, sharpen,.luma_only = TRUE}},
+  {"preset=sobel-x", &(ConvolveRef) {3, 3, sobel_x,.absolute = TRUE,
+          .luma_only = TRUE}},
   {"preset=emboss", &(ConvolveRef) {3, 3, emboss,.offset = 0.5}},
   {RECT " divisor=7 offset=0.1", &(ConvolveRef) {5, 3, rect,.divisor = 7,
           .offset = 0.1}},
@@ -78,7 +82,8 @@ static const CfPropertyCase properties[] = {
 };
 
 static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
-  "GRAY8", "AYUV", "Y444_16LE", "BGR", NULL
+  "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
+  NULL
 };
 
 /* Within float rounding: 1 LSB, 2 at 16 bits. */
@@ -94,7 +99,8 @@ cuda_props (guint format, guint size, guint k, gint * max_diff)
         "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1>"
   };
 
-  *max_diff = strstr (formats[format], "16") ? 2 : 1;
+  *max_diff = strstr (formats[format], "16")
+      || strstr (formats[format], "10") ? 2 : 1;
   return k < G_N_ELEMENTS (props) ? g_strdup (props[k]) : NULL;
 }
 
@@ -108,7 +114,8 @@ static const CfElementTest entry = {
   .live_identity = "kernel=<1>",
   .reference = reference,
   .ref_cases = ref_cases,
-  .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE", NULL},
+  .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE", "I420_10LE",
+      "P010_10LE", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {301, 9}, {40, 41}, {0}},
   .properties = properties,
   .cuda_formats = formats,

@@ -2,7 +2,8 @@
  * kernels 1x1 to 31x31, square and rectangular, full, separable (given as
  * a row and a column) and full of rank 1 (split by the plan), the presets'
  * taps, divisors, offsets and absolute values, GRAY8, GRAY16, RGBA (alpha
- * copied), NV12's chroma plane, RGB 16-bit, odd sizes, both borders. Both
+ * copied), NV12's chroma plane, RGB 16-bit, 10- and 12-bit planes, odd
+ * sizes, both borders. Both
  * sum in float (GPU) or double (reference) over the same float taps:
  * within 1 LSB at 8 bits, 2 at 16 (the taps are scaled so that sums stay
  * within the range). */
@@ -95,6 +96,33 @@ check (int w, int h, int channels, int depth, unsigned mask,
   cf_test_plane_free (&ref);
 }
 
+/* 10- and 12-bit samples in 16 (CfPlane.max): results clamp to the
+ * format's full scale, and the offset is in its units. */
+static void
+check_deep (int w, int h, int channels, unsigned max,
+    const CfConvolveParams * kernel, const char *name)
+{
+  char what[200];
+  CfConvolveParams p = *kernel;
+  CfPlane src = cf_test_plane_new (w, h, channels, 16, 5);
+  CfPlane ref;
+
+  cf_test_plane_set_max (&src, max);
+  ref = cf_test_plane_like (&src, 0);
+  p.border = CF_BORDER_MIRROR;
+  p.channel_mask = CF_ALL_CHANNELS (channels);
+  snprintf (what, sizeof what, "%dx%d c%d max 0x%x kernel %dx%d %s "
+      "offset %g%s", w, h, channels, max, p.width, p.height, name, p.offset,
+      p.absolute ? " absolute" : "");
+  CF_CHECK (cf_convolve_ref (&src, &ref, &p) == CF_OK);
+  if (cf_test_gpu_vs_ref (run_convolve, &p, &src, &ref, 2, what))
+    failed++;
+  else
+    passed++;
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&ref);
+}
+
 static const struct
 {
   int channels, depth;
@@ -170,6 +198,13 @@ main (void)
               n % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
         }
   presets (step, &n);
+  /* I420_10LE, P010_10LE and P012_LE planes (chroma: two channels) */
+  random_kernel (&p, 3, 3, 0, 2);
+  check_deep (67, 35, 1, 0x3ff, &p, "full");
+  random_kernel (&p, 5, 5, 1, 3);
+  check_deep (67, 35, 2, 0xffc0, &p, "separable");
+  random_kernel (&p, 7, 3, 0, 2);
+  check_deep (67, 35, 1, 0xfff0, &p, "full");
   /* Large frames (left out under compute-sanitizer, CF_TEST_QUICK=1). */
   if (getenv ("CF_TEST_QUICK"))
     return cf_test_finish (passed, failed);
