@@ -54,7 +54,9 @@ params_valid (const CfMedianParams * p)
       || p->kernel == CF_MEDIAN_KERNEL_HISTOGRAM;
 }
 
-/* The exact kernel for p on samples of `depth` bits. */
+/* The exact kernel for p on samples of `depth` bits (AUTO runs 1-D windows
+ * on the separable kernel: median_pass). Non-square windows: the sliding
+ * histogram. */
 CfMedianKernel
 exact_kernel (const CfMedianParams * p, int depth)
 {
@@ -77,7 +79,11 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
     void *ranks, const CfMedianParams * p, unsigned mask,
     cudaStream_t stream)
 {
-  if (p->mode == CF_MEDIAN_EXACT) {
+  /* A 1 x N or N x 1 window's median is the 1-D median that the separable
+   * kernel's single pass takes, exactly: AUTO runs it in both modes. */
+  const bool one_d = p->radius_x == 0 || p->radius_y == 0;
+  if (p->mode == CF_MEDIAN_EXACT
+      && !(one_d && p->kernel == CF_MEDIAN_KERNEL_AUTO)) {
     switch (exact_kernel (p, in->depth)) {
       case CF_MEDIAN_KERNEL_REGISTERS:
         return p->radius_x == 1 ?

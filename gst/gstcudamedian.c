@@ -3,8 +3,9 @@
  * @title: cudamedian
  *
  * Median filter on an NVIDIA GPU, for salt-and-pepper and impulse noise.
- * With mode=exact every output is the median of its whole size x size
- * window, bit for bit what sorting the window gives; mode=separable is the
+ * With mode=exact every output is the median of its whole width x height
+ * window (size sets both: a square), bit for bit what sorting the window
+ * gives; mode=separable is the
  * faster "smoother" of large windows: the median of the column medians.
  * iterations repeats the filter (two 3x3 passes clean denser noise than one
  * while keeping more detail than one 5x5).
@@ -13,7 +14,9 @@
  * Subsampled chroma planes use a window radius divided by their subsampling,
  * rounded up (size 5 filters I420 chroma with 3x3 windows). luma-only leaves
  * the chroma of YUV formats unchanged, as videomedian's lum-only does.
- * size=1 passes frames through. Without a CUDA device the element runs its
+ * Non-square windows suit anisotropic data (ultrasound speckle: longer
+ * along the beam than across it); a 1xN or Nx1 window is a 1-D median.
+ * A 1x1 window passes frames through. Without a CUDA device the element runs its
  * plain-C reference (backend=auto, with a warning) or fails (backend=cuda).
  *
  * ## Example launch lines
@@ -26,6 +29,9 @@
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=I420 ! cudamedian size=61 mode=separable luma-only=true ! videoconvert ! autovideosink
  * ]| A background estimate of the luma with the separable smoother.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY16_LE ! cudamedian width=3 height=9 ! fakesink
+ * ]| Speckle reduction on 16-bit ultrasound-like lines: 3 wide, 9 along them.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -51,11 +57,15 @@ enum
   PROP_MODE,
   PROP_ITERATIONS,
   PROP_LUMA_ONLY,
+  PROP_WIDTH,
+  PROP_HEIGHT,
 };
 
 typedef struct
 {
-  gint size;                    /* odd */
+  gint size;                    /* odd: the last square window set */
+  gint width;                   /* odd: the window */
+  gint height;
   CfMedianMode mode;
   gint iterations;
   gboolean luma_only;
@@ -92,7 +102,9 @@ GST_ELEMENT_REGISTER_DEFINE (cudamedian, "cudamedian", GST_RANK_NONE,
 static gboolean
 is_identity (GstCudaFilter * filter, gconstpointer params)
 {
-  return ((const MedianProps *) params)->size <= 1;
+  const MedianProps *props = params;
+
+  return props->width <= 1 && props->height <= 1;
 }
 
 static CfStatus
@@ -102,8 +114,8 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   const MedianProps *props = params;
   CfMedianParams p = { 0 };
 
-  p.radius_x = gst_cf_plane_radius (props->size / 2, plane->w_sub);
-  p.radius_y = gst_cf_plane_radius (props->size / 2, plane->h_sub);
+  p.radius_x = gst_cf_plane_radius (props->width / 2, plane->w_sub);
+  p.radius_y = gst_cf_plane_radius (props->height / 2, plane->h_sub);
   p.mode = props->mode;
   p.iterations = props->iterations;
   p.border = plane->border;
@@ -114,21 +126,32 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   return cf_median (exec, &plane->src, &plane->dst, &p);
 }
 
-/* Windows are centred: an even size means the next odd one. The base class
- * stores the parameters; this only rounds the size on its way there. */
+/* Windows are centred: an even size, width or height means the next odd
+ * one. The base class stores the parameters; this only rounds them on
+ * their way there, and has size set width and height too. */
 static void
 gst_cuda_median_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
+  GObjectClass *parent = G_OBJECT_CLASS (gst_cuda_median_parent_class);
   GValue odd = G_VALUE_INIT;
 
-  if (prop_id == PROP_SIZE) {
+  if (prop_id == PROP_SIZE || prop_id == PROP_WIDTH || prop_id == PROP_HEIGHT) {
     g_value_init (&odd, G_TYPE_INT);
     g_value_set_int (&odd, g_value_get_int (value) | 1);
     value = &odd;
   }
-  G_OBJECT_CLASS (gst_cuda_median_parent_class)->set_property (object,
-      prop_id, value, pspec);
+  parent->set_property (object, prop_id, value, pspec);
+  if (prop_id == PROP_SIZE) {
+    GObjectClass *klass = G_OBJECT_GET_CLASS (object);
+
+    parent->set_property (object, PROP_WIDTH, value,
+        g_object_class_find_property (klass, "width"));
+    parent->set_property (object, PROP_HEIGHT, value,
+        g_object_class_find_property (klass, "height"));
+    g_object_notify (object, "width");
+    g_object_notify (object, "height");
+  }
 }
 
 static void
@@ -145,9 +168,19 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
   gst_cuda_filter_class_install_param (filter_class, PROP_SIZE,
       G_STRUCT_OFFSET (MedianProps, size),
       g_param_spec_int ("size", "Size",
-          "Window edge in pixels, odd (an even value is rounded up to the "
-          "next odd one); 1 passes frames through", 1, MAX_SIZE, DEFAULT_SIZE,
-          flags));
+          "Square window: sets width and height (odd: an even value is "
+          "rounded up to the next odd one); 1 passes frames through", 1,
+          MAX_SIZE, DEFAULT_SIZE, flags));
+  gst_cuda_filter_class_install_param (filter_class, PROP_WIDTH,
+      G_STRUCT_OFFSET (MedianProps, width),
+      g_param_spec_int ("width", "Width",
+          "Window width in pixels (odd: an even value is rounded up); "
+          "size sets it too", 1, MAX_SIZE, DEFAULT_SIZE, flags));
+  gst_cuda_filter_class_install_param (filter_class, PROP_HEIGHT,
+      G_STRUCT_OFFSET (MedianProps, height),
+      g_param_spec_int ("height", "Height",
+          "Window height in pixels (odd: an even value is rounded up); "
+          "size sets it too", 1, MAX_SIZE, DEFAULT_SIZE, flags));
   gst_cuda_filter_class_install_param (filter_class, PROP_MODE,
       G_STRUCT_OFFSET (MedianProps, mode),
       g_param_spec_enum ("mode", "Mode",
@@ -166,7 +199,8 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA median", "Filter/Effect/Video",
-      "Median filter (exact up to 121x121, or separable) on an NVIDIA GPU, "
+      "Median filter (exact up to 121x121, any odd width and height, or "
+      "separable) on an NVIDIA GPU, "
       "for impulse noise. Example: gst-launch-1.0 videotestsrc ! "
       "cudamedian size=5 ! videoconvert ! autovideosink",
       "cudafilters developers");

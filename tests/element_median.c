@@ -8,8 +8,9 @@
 #define ELEMENT "cudamedian"
 
 /* The reference of a plane: a square window of `radius` when it is set,
- * else as the element maps `size`: size / 2 divided by the subsampling,
- * rounded up. Only plane `plane` when `one_plane` (the others copied). */
+ * else as the element maps `size` (or `width` x `height` where width is
+ * set): size / 2 divided by the subsampling, rounded up. Only plane `plane`
+ * when `one_plane` (the others copied). */
 typedef struct
 {
   gint size, iterations;
@@ -17,6 +18,7 @@ typedef struct
   gint radius;
   gboolean one_plane;
   guint plane;
+  gint width, height;
 } MedianRef;
 
 static CfStatus
@@ -31,8 +33,10 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
   if (m->one_plane && plane->index != m->plane)
     return CF_OK;
   if (!m->radius) {
-    p.radius_x = cf_ref_radius (m->size / 2, plane->w_sub);
-    p.radius_y = cf_ref_radius (m->size / 2, plane->h_sub);
+    p.radius_x = cf_ref_radius ((m->width ? m->width : m->size) / 2,
+        plane->w_sub);
+    p.radius_y = cf_ref_radius ((m->width ? m->height : m->size) / 2,
+        plane->h_sub);
   }
   return cf_median_ref (src, dst, &p);
 }
@@ -43,6 +47,18 @@ static const CfRefCase ref_cases[] = {
   {"size=13", &(MedianRef) {13, 1, CF_MEDIAN_EXACT}},
   {"size=3 iterations=2", &(MedianRef) {3, 2, CF_MEDIAN_EXACT}},
   {"size=9 mode=separable", &(MedianRef) {9, 1, CF_MEDIAN_SEPARABLE}},
+  /* non-square windows, width x height (even sizes round up) */
+#define SHAPE(w, h) &(MedianRef) {.iterations = 1, .width = (w), .height = (h)}
+  {"width=1 height=3", SHAPE (1, 3)},
+  {"width=3 height=1", SHAPE (3, 1)},
+  {"width=3 height=9", SHAPE (3, 9)},
+  {"width=9 height=3", SHAPE (9, 3)},
+  {"width=3 height=23", SHAPE (3, 23)},
+  {"width=5 height=14", SHAPE (5, 15)},
+  {"width=1 height=31", SHAPE (1, 31)},
+  {"size=7 height=3 mode=separable", &(MedianRef) {.iterations = 1,
+          .mode = CF_MEDIAN_SEPARABLE,.width = 7,.height = 3}},
+#undef SHAPE
   {NULL}
 };
 
@@ -50,6 +66,8 @@ static const CfRefCase ref_cases[] = {
 static const CfPropertyCase properties[] = {
   {"size", 1, 121, "4", "3", "5"},
   {"size", 1, 121, "120", NULL, "121"},
+  {"width", 1, 121, "4", "3", "5"},
+  {"height", 1, 121, "8", "3", "9"},
   {"iterations", 1, CF_MEDIAN_MAX_ITERATIONS, "3"},
   {"mode", 0, 0, "separable", "exact"},
   {"luma-only", 0, 0, "true", "false"},
@@ -58,7 +76,7 @@ static const CfPropertyCase properties[] = {
 
 static const gchar *const formats[] = { "GRAY16_LE", "RGBA", "NV12", "I420",
   "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
-      NULL
+  NULL
 };
 
 /* Every variant on every format and size, bit for bit. */
@@ -66,7 +84,9 @@ static gchar *
 cuda_props (guint format, guint size, guint k, gint * max_diff)
 {
   static const gchar *props[] = { "size=5", "size=3 iterations=2",
-    "size=21", "size=15 mode=separable luma-only=true border-mode=mirror"
+    "size=21", "size=15 mode=separable luma-only=true border-mode=mirror",
+    "width=3 height=23", "width=1 height=31 border-mode=mirror",
+    "width=9 height=3 iterations=2", "width=5 height=15"
   };
 
   *max_diff = 0;
@@ -198,11 +218,31 @@ GST_START_TEST (test_luma_only)
 
 GST_END_TEST;
 
+/* size sets width and height; each then changes on its own; an identity
+ * needs both at 1. */
+GST_START_TEST (test_size_sets_width_and_height)
+{
+  GstElement *el = gst_element_factory_make (ELEMENT, NULL);
+  gint w, h;
+
+  g_object_set (el, "width", 3, "height", 9, NULL);
+  g_object_set (el, "size", 5, NULL);
+  g_object_get (el, "width", &w, "height", &h, NULL);
+  fail_unless (w == 5 && h == 5, "size=5 gave %dx%d", w, h);
+  g_object_set (el, "height", 22, NULL);
+  g_object_get (el, "width", &w, "height", &h, NULL);
+  fail_unless (w == 5 && h == 23, "height=22 gave %dx%d", w, h);
+  gst_object_unref (el);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudamedian_suite (void)
 {
   return cf_element_suite (&entry, CF_OWN_TEST (test_chroma_window_scaled),
-      CF_OWN_TEST (test_luma_only), NULL);
+      CF_OWN_TEST (test_luma_only),
+      CF_OWN_TEST (test_size_sets_width_and_height), NULL);
 }
 
 GST_CHECK_MAIN (cudamedian);

@@ -180,6 +180,26 @@ main (void)
             (l + r + big) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
             (int) (l + r + big) % 4);
   part_done ("rank kernel");
+
+  /* Non-square windows (cudamedian width x height): 1-D ones on the
+   * separable kernel (AUTO), the others on the histogram, and every one
+   * forced onto the histogram; both borders, both depths. The quick subset
+   * keeps 1x3, 3x9 and 1x31. */
+  static const int shapes[][2] = { {1, 3}, {3, 1}, {3, 9}, {9, 3}, {3, 23},
+  {5, 15}, {1, 31}, {31, 1}
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    if (quick && i != 0 && i != 2 && i != 6)
+      continue;
+    for (size_t l = 0; l < 4; l++)
+      for (int k = 0; k < 2; k++)
+        check (67 + (int) i, 45, &layouts[(i + l) % n_layouts],
+            shapes[i][0] / 2, shapes[i][1] / 2, CF_MEDIAN_EXACT,
+            k ? CF_MEDIAN_KERNEL_HISTOGRAM : CF_MEDIAN_KERNEL_AUTO, 1 + k,
+            (i + l + k) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+            (int) (i + l) % 4);
+  }
+  part_done ("non-square windows");
   if (quick)
     return cf_test_finish (passed, failed);
 
