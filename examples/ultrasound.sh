@@ -30,7 +30,8 @@ done
 shift $((OPTIND - 1))
 out=${1:-ultrasound-out}
 w=${size%x*} h=${size#*x}
-denoise=${DENOISE:-"cudamedian size=5 ! cudabilateral sigma-space=3 sigma-range=0.08"}
+# speckle is longer along the beam (vertical here) than across it
+denoise=${DENOISE:-"cudamedian width=3 height=9 ! cudabilateral sigma-space=3 sigma-range=0.08"}
 mkdir -p "$out"
 
 gen=${US_SPECKLE:-$root/build/examples/us-speckle}

@@ -283,5 +283,35 @@ main (int argc, char **argv)
             &r.ours, REPS, SLOW_MS));
     run_free (&r);
   }
+
+  /* cudamedian width x height (ultrasound speckle: longer along the beam):
+   * each against the square of its longer side, exact, AUTO. */
+  printf ("\n### Non-square windows, GRAY16, exact\n\n");
+  cf_bench_table ("window | ms | square | square ms | window / square");
+  {
+    Run r = { 0 };
+    static const int shapes[][2] = { {3, 9}, {3, 23}, {5, 15}, {1, 31},
+    {31, 1}, {9, 3}
+    };
+    run_init (&r, &formats[1]);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+      int w = shapes[i][0], h = shapes[i][1], side = w > h ? w : h;
+      CfMedianParams p = { w / 2, h / 2, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP,
+        1, CF_MEDIAN_KERNEL_AUTO
+      };
+      CfMedianParams sq = p;
+      double ms, sq_ms;
+
+      r.p = p;
+      ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
+      sq.radius_x = sq.radius_y = side / 2;
+      r.p = sq;
+      sq_ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
+      printf ("| %dx%d | %.3f | %dx%d | %.3f | %.2f |\n", w, h, ms, side,
+          side, sq_ms, ms / sq_ms);
+      fflush (stdout);
+    }
+    run_free (&r);
+  }
   return 0;
 }
