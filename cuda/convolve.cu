@@ -65,7 +65,9 @@ floor_div (int a, int b)
 }
 
 /* Stages the block's input tile: row r, sample s of `in` is sample
- * s0 - rx C + s of row y0 - ry + r, through the border mode. */
+ * s0 - rx C + s of row y0 - ry + r, through the border mode. Tiles whose
+ * staged samples all lie inside their rows (all but the left and right
+ * edges) read them straight, without dividing by the channel count. */
 template < typename T > __device__ void
 stage (float *in, const void *src, size_t stride, int width, int height,
     int C, int kw, int kh, CfBorder border)
@@ -74,13 +76,26 @@ stage (float *in, const void *src, size_t stride, int width, int height,
   const int rows = TILE_ROWS + kh - 1;
   const int s0 = blockIdx.x * TILE_S - (kw / 2) * C;
   const int y0 = blockIdx.y * TILE_ROWS - kh / 2;
-  for (int i = threadIdx.x; i < rows * pitch; i += THREADS) {
-    const int r = i / pitch;
-    const int a = s0 + i - r * pitch;
-    const int px = floor_div (a, C);
-    const int x = cf_border_index (px, width, border);
-    const int y = cf_border_index (y0 + r, height, border);
-    in[i] = (float) cf_row < T > (src, stride, y)[x * C + a - px * C];
+  const bool inside = s0 >= 0 && s0 + pitch <= width * C;
+  int r = threadIdx.x / pitch;
+  int s = threadIdx.x - r * pitch;
+  while (r < rows) {
+    const T *row = cf_row < T > (src, stride,
+        cf_border_index (y0 + r, height, border));
+    const int a = s0 + s;
+    if (inside) {
+      in[r * pitch + s] = (float) row[a];
+    } else {
+      const int px = floor_div (a, C);
+      in[r * pitch + s] = (float) row[cf_border_index (px, width, border) * C
+          + a - px * C];
+    }
+    /* the next sample of this thread: THREADS on, row by row */
+    s += THREADS;
+    while (s >= pitch) {
+      s -= pitch;
+      r++;
+    }
   }
 }
 
