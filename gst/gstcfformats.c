@@ -68,3 +68,41 @@ gst_cf_formats_describe_plane (const GstVideoInfo * info, guint p,
   *row_bytes = (gsize) pl->src.width * pl->src.channels * bps;
   *rows = pl->src.height;
 }
+
+gboolean
+gst_cf_formats_has_fields (const GstVideoFrame * frame)
+{
+  switch (GST_VIDEO_INFO_INTERLACE_MODE (&frame->info)) {
+    case GST_VIDEO_INTERLACE_MODE_INTERLEAVED:
+      return TRUE;
+    case GST_VIDEO_INTERLACE_MODE_MIXED:
+      return frame->buffer && GST_BUFFER_FLAG_IS_SET (frame->buffer,
+          GST_VIDEO_BUFFER_FLAG_INTERLACED);
+    default:
+      return FALSE;
+  }
+}
+
+/* Field @f (0: rows 0, 2, 4...; 1: rows 1, 3...) of @plane. */
+static void
+field_of (CfPlane * plane, guint f)
+{
+  plane->data = (guint8 *) plane->data + f * plane->stride;
+  plane->height = (plane->height + 1 - f) / 2;
+  plane->stride *= 2;
+}
+
+guint
+gst_cf_formats_plane_views (const GstCudaFilterPlane * plane,
+    const GstVideoFrame * frame, GstCudaFilterPlane views[2])
+{
+  views[0] = *plane;
+  if (plane->src.height < 2 || !gst_cf_formats_has_fields (frame))
+    return 1;
+  for (guint f = 0; f < 2; f++) {
+    views[f] = *plane;
+    field_of (&views[f].src, f);
+    field_of (&views[f].dst, f);
+  }
+  return 2;
+}

@@ -29,5 +29,19 @@ G_BEGIN_DECLS
 void gst_cf_formats_describe_plane (const GstVideoInfo * info, guint p,
     GstCudaFilterPlane * pl, gsize * row_bytes, gint * rows);
 
+/* Whether @frame (mapped with its caps' info) holds two interleaved fields:
+ * interlace-mode=interleaved, or mixed with the buffer flagged interlaced.
+ * An alternate buffer holds one field, a progressive one none. */
+gboolean gst_cf_formats_has_fields (const GstVideoFrame * frame);
+
+/* What filter_plane gets of @plane (its src and dst set for @frame's
+ * plane): the plane itself, or where @frame has two fields each field on
+ * its own, so that no filter mixes two moments in time: every other row
+ * (twice the stride, half the height rounded up for the first, down for
+ * the second field, alike for subsampled chroma). Writes @views and
+ * returns how many: 1 or 2 (a one-row plane has one). */
+guint gst_cf_formats_plane_views (const GstCudaFilterPlane * plane,
+    const GstVideoFrame * frame, GstCudaFilterPlane views[2]);
+
 G_END_DECLS
 #endif /* __GST_CF_FORMATS_H__ */

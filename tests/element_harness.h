@@ -115,4 +115,10 @@ Suite *cf_element_suite (const CfElementTest * entry, ...)
     GstVideoFormat format, gint width, gint height, CfBorder border,
     CfPlaneReference reference, gconstpointer params, guint32 seed);
 
+/* Interlaced frames through @e (its first reference case that filters
+ * across rows): interleaved and mixed-flagged frames filtered field by
+ * field, exactly as the reference filters each field alone; mixed frames
+ * not flagged filtered whole (element_fields.c). */
+     void cf_check_fields (const CfElementTest * e);
+
 #endif /* CF_ELEMENT_HARNESS_H */
