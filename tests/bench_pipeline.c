@@ -11,13 +11,15 @@
  * handed over in device memory) at 4K RGBA and NV12, 1080p GRAY16_LE and
  * GRAY8, from pinned and pageable frames, beside one element alone and the
  * same chain with tees between (system memory), and 1 to 4 medians in a
- * row at 4K RGBA.
+ * row at 4K RGBA. Then latency: a live 60 fps videotestsrc through the
+ * chain of three at 1 to 3 frames in flight, source to sink, beside the
+ * non-live throughput of the same chain.
  *
  * appsrc pushes pre-made frames (a new GstBuffer sharing their memory per
  * frame, no pixel work). Latency is from the element's sink pad to its src
  * pad, frame by frame; fps counts frames leaving after a warm-up.
  *   GST_PLUGIN_PATH=build/gst build/tests/bench_pipeline [SECONDS_PER_RUN]
- *       [chains]   (only the chains)
+ *       [all | chains | latency]
  * Prints a markdown table; exits 77 without a GPU or the plugin. */
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -541,6 +543,140 @@ bench_chains (void)
   bench_chain_length ();
 }
 
+#define LIVE_FRAMES 180         /* 3 s at 60 fps */
+
+/* With a synchronising sink: how late after its capture time (its PTS) a
+ * frame is shown, from the sink's clock when it renders the frame. */
+static void
+stamp_render (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
+{
+  Timing *t = data;
+  guint64 i = GST_BUFFER_OFFSET (buf);
+  GstClock *clock = gst_element_get_clock (sink);
+
+  if (i < MAX_FRAMES && clock) {
+    t->in[i] = 0;
+    t->out[i] = (gst_clock_get_time (clock) - gst_element_get_base_time (sink)
+        - GST_BUFFER_PTS (buf)) / 1000;
+  }
+  t->n_out++;
+  gst_clear_object (&clock);
+}
+
+/* A live 60 fps videotestsrc through the chain of three (each element with
+ * @fif frames in flight) into fakesink. With @sync, the display latency:
+ * when the sink renders each frame after its capture time (what the
+ * pipeline's latency makes it wait included); without, the processing
+ * latency: from the source's push to the sink's pad. Median and 99th
+ * percentile over the frames after the warm-up, in milliseconds; FALSE if
+ * frames were lost. */
+static gboolean
+live_latency (GstVideoFormat format, gint w, gint h, guint fif,
+    gboolean sync, double *median, double *p99)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc name=src is-live=true "
+      "num-buffers=%d ! video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=60/1 ! cudamedian size=3 frames-in-flight=%u ! "
+      "cudabilateral frames-in-flight=%u ! cudagaussianblur sigma=1 "
+      "frames-in-flight=%u ! fakesink name=sink sync=%d "
+      "signal-handoffs=%d", LIVE_FRAMES, gst_video_format_to_string (format),
+      w, h, fif, fif, fif, sync, sync);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstPad *src_pad = gst_element_get_static_pad (src, "src");
+  GstPad *sink_pad = gst_element_get_static_pad (sink, "sink");
+  Timing *t = g_new0 (Timing, 1);
+  double lat[LIVE_FRAMES];
+  guint k = 0;
+  GstMessage *msg;
+
+  if (sync) {
+    g_signal_connect (sink, "handoff", G_CALLBACK (stamp_render), t);
+  } else {
+    gst_pad_add_probe (src_pad, GST_PAD_PROBE_TYPE_BUFFER, stamp_in, t, NULL);
+    gst_pad_add_probe (sink_pad, GST_PAD_PROBE_TYPE_BUFFER, stamp_out, t, NULL);
+  }
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  for (guint i = WARMUP; i < LIVE_FRAMES && t->n_out == LIVE_FRAMES; i++)
+    lat[k++] = (t->out[i] - t->in[i]) / 1000.0;
+  if (k) {
+    qsort (lat, k, sizeof (double), cmp_double);
+    *median = lat[k / 2];
+    *p99 = lat[(k * 99) / 100];
+  }
+  gst_object_unref (src_pad);
+  gst_object_unref (sink_pad);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  g_free (t);
+  return k > 0;
+}
+
+/* Latency and throughput of the chain of three at 1 to 3 frames in flight:
+ * live (60 fps, source to sink) and, beside it, non-live from pinned
+ * frames as fast as it goes. */
+static void
+bench_latency (void)
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    gint w, h;
+  } rows[] = {
+    {GST_VIDEO_FORMAT_GRAY16_LE, 1920, 1080},
+    {GST_VIDEO_FORMAT_RGBA, 3840, 2160},
+    {GST_VIDEO_FORMAT_NV12, 1920, 1080},
+  };
+
+  printf ("\nLatency, chain of 3, live videotestsrc 60 fps (%d frames): "
+      "display latency into fakesink sync=true (render time after the "
+      "capture time), processing latency into fakesink sync=false (source "
+      "push to sink pad); non-live throughput from pinned frames:\n\n"
+      "| size | format | frames in flight | display median ms | display "
+      "p99 ms | processing median ms | processing p99 ms | non-live fps | "
+      "of floor |\n|---|---|---|---|---|---|---|---|---|\n",
+      LIVE_FRAMES - WARMUP);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+    Source *pinned = source_new (rows[i].format, rows[i].w, rows[i].h, TRUE);
+    double floor_fps = copy_floor_fps (pinned, FLOOR_PINNED);
+
+    for (guint fif = 1; fif <= 3; fif++) {
+      gchar *chain = g_strdup_printf ("cudamedian name=first size=3 "
+          "frames-in-flight=%u ! cudabilateral frames-in-flight=%u ! "
+          "cudagaussianblur name=last sigma=1 frames-in-flight=%u", fif, fif,
+          fif);
+      Result r = run_pipeline (chain, pinned, frame_count (floor_fps / 2),
+          NULL);
+
+      printf ("| %dx%d | %s | %u |", rows[i].w, rows[i].h,
+          gst_video_format_to_string (rows[i].format), fif);
+      /* display latency first, then processing latency */
+      for (gint sync = TRUE; sync >= FALSE; sync--) {
+        double median = 0, p99 = 0;
+
+        if (live_latency (rows[i].format, rows[i].w, rows[i].h, fif, sync,
+                &median, &p99))
+          printf (" %.2f | %.2f |", median, p99);
+        else
+          printf (" lost frames | |");
+      }
+      if (r.ok)
+        printf (" %.0f | %.0f%% |\n", r.fps, 100.0 * r.fps / floor_fps);
+      else
+        printf (" failed | |\n");
+      g_free (chain);
+    }
+    source_free (pinned);
+  }
+}
+
 typedef struct
 {
   Source *src;
@@ -611,12 +747,13 @@ main (int argc, char **argv)
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY16_LE
   };
   GstElementFactory *f;
-  gboolean have_upload, chains_only;
+  gboolean have_upload;
+  const gchar *mode;
 
   gst_init (&argc, &argv);
   if (argc > 1)
     seconds_per_run = g_ascii_strtod (argv[1], NULL);
-  chains_only = argc > 2 && g_str_equal (argv[2], "chains");
+  mode = argc > 2 ? argv[2] : "all";
   if (cf_device_count () == 0) {
     fprintf (stderr, "no CUDA device\n");
     return 77;
@@ -637,17 +774,21 @@ main (int argc, char **argv)
       " (no nvcodec: cudaupload ! cudadownload not measured)");
   printf ("| size | format | path | frames in flight | fps | latency ms | "
       "GB/s | of floor |\n|---|---|---|---|---|---|---|---|\n");
-  if (!chains_only) {
+  if (g_str_equal (mode, "all")) {
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
       for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
         bench_format (formats[i], sizes[s][0], sizes[s][1], have_upload);
   }
-  printf ("\nChains (cudamedian size=3 ! cudabilateral ! cudagaussianblur "
-      "sigma=1, system memory at both ends):\n\n| size | format | path | "
-      "frames in flight | fps | latency ms | GB/s | of floor |\n"
-      "|---|---|---|---|---|---|---|---|\n");
-  bench_chains ();
-  if (!chains_only)
+  if (g_str_equal (mode, "all") || g_str_equal (mode, "chains")) {
+    printf ("\nChains (cudamedian size=3 ! cudabilateral ! cudagaussianblur "
+        "sigma=1, system memory at both ends):\n\n| size | format | path | "
+        "frames in flight | fps | latency ms | GB/s | of floor |\n"
+        "|---|---|---|---|---|---|---|---|\n");
+    bench_chains ();
+  }
+  if (g_str_equal (mode, "all") || g_str_equal (mode, "latency"))
+    bench_latency ();
+  if (g_str_equal (mode, "all"))
     bench_concurrent ();
   return 0;
 }
