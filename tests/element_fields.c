@@ -1,8 +1,10 @@
 /* Interlaced video through an element (element_harness.h): each field of
  * an interleaved frame (or of a mixed-mode frame flagged interlaced) is
  * filtered as a picture of its own, never mixed with the other; a
- * mixed-mode frame not flagged is filtered whole. The reference runs on
- * each field copied out as a frame of half the height. */
+ * mixed-mode frame not flagged is filtered whole; an alternate buffer
+ * (where the element's template takes format:Interlaced caps) is one
+ * field, filtered as it comes. The reference runs on each field copied out
+ * as a frame of half the height. */
 #include "element_harness.h"
 
 /* Rows @f, @f + 2... of plane @p of @frame copied to or from plane @p of
@@ -61,17 +63,20 @@ reference_by_field (const CfElementTest * e, gconstpointer params,
   return out;
 }
 
-/* Runs the element with @props on @in with caps of interlace-mode @mode. */
+/* Runs the element with @props on @in with caps of interlace-mode @mode
+ * (alternate: with the format:Interlaced feature, @in one field). */
 static GstBuffer *
 run_interlaced (const CfElementTest * e, const gchar * props,
     const gchar * mode, GstVideoFormat format, gint width, gint height,
     GstBuffer * in)
 {
+  gboolean alternate = g_str_equal (mode, "alternate");
   gchar *launch = g_strdup_printf ("%s %s border-mode=clamp backend=cpu",
       e->name, props);
-  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1,interlace-mode=%s", gst_video_format_to_string (format),
-      width, height, mode);
+  gchar *caps = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,"
+      "height=%d,framerate=30/1,interlace-mode=%s",
+      alternate ? "(" GST_CAPS_FEATURE_FORMAT_INTERLACED ")" : "",
+      gst_video_format_to_string (format), width, height, mode);
   GstHarness *hrn = gst_harness_new_parse (launch);
   GstBuffer *out;
 
@@ -82,6 +87,70 @@ run_interlaced (const CfElementTest * e, const gchar * props,
   g_free (launch);
   g_free (caps);
   return out;
+}
+
+/* Whether @element's sink template takes alternate (one field a buffer)
+ * video: caps with the format:Interlaced feature. */
+static gboolean
+takes_alternate (const gchar * element)
+{
+  GstElementFactory *f = gst_element_factory_find (element);
+  gboolean takes = FALSE;
+
+  fail_unless (f != NULL);
+  for (const GList * l = gst_element_factory_get_static_pad_templates (f); l;
+      l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+    GstCaps *caps = gst_static_caps_get (&t->static_caps);
+
+    for (guint i = 0; t->direction == GST_PAD_SINK
+        && i < gst_caps_get_size (caps); i++)
+      takes |= gst_caps_features_contains (gst_caps_get_features (caps, i),
+          GST_CAPS_FEATURE_FORMAT_INTERLACED);
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (f);
+  return takes;
+}
+
+/* interlace-mode=alternate: a buffer is one field (half the height), a
+ * picture of its own, filtered as it comes. */
+static void
+check_alternate (const CfElementTest * e, const CfRefCase * c,
+    GstVideoFormat format, gint width, gint height)
+{
+  GstBuffer *in = cf_random_frame (format, width, height / 2, 0, 77);
+  GstBuffer *exp = cf_reference_frame (in, format, width, height / 2,
+      CF_BORDER_CLAMP, e->reference, c->params);
+  GstBuffer *out, *plain;
+  GstVideoInfo alt, half;
+
+  /* only where a field buffer is laid out as a progressive frame of half
+   * the height (GRAY8, P010_10LE: GStreamer pads 4:2:0 planar fields) */
+  gst_video_info_set_interlaced_format (&alt, format,
+      GST_VIDEO_INTERLACE_MODE_ALTERNATE, width, height);
+  gst_video_info_set_format (&half, format, width, height / 2);
+  if (alt.size != half.size || memcmp (alt.offset, half.offset,
+          sizeof alt.offset) != 0) {
+    gst_buffer_unref (in);
+    gst_buffer_unref (exp);
+    return;
+  }
+  GST_BUFFER_FLAG_SET (in, GST_VIDEO_BUFFER_FLAG_TOP_FIELD);
+  out = run_interlaced (e, c->props, "alternate", format, width, height, in);
+  /* compared as a progressive frame of the field's size (its layout):
+   * the memory without the alternate GstVideoMeta */
+  plain = gst_buffer_new ();
+  fail_unless (gst_buffer_copy_into (plain, out, GST_BUFFER_COPY_MEMORY, 0,
+          -1));
+  gst_buffer_unref (out);
+  out = plain;
+  fail_unless (cf_frames_max_diff (out, exp, format, width, height / 2) == 0,
+      "%s %s alternate: not the field filtered as a picture", e->name,
+      gst_video_format_to_string (format));
+  gst_buffer_unref (in);
+  gst_buffer_unref (exp);
+  gst_buffer_unref (out);
 }
 
 void
@@ -130,6 +199,8 @@ cf_check_fields (const CfElementTest * e)
         "%s %s mixed, flagged interlaced: not filtered by field", e->name,
         name);
     gst_buffer_unref (out);
+    if (takes_alternate (e->name))
+      check_alternate (e, c, formats[i], w, h);
     gst_buffer_unref (in);
     gst_buffer_unref (fields);
     gst_buffer_unref (whole);
