@@ -269,6 +269,11 @@ GST_START_TEST (test_cuda_memory_matches_system_memory)
       GST_VIDEO_FORMAT_NV12, 640, 360);
   compare_memories ("cudabilateral backend=cuda ! cudasatblur backend=cuda",
       GST_VIDEO_FORMAT_I420, 322, 180);
+  /* deep formats as nvcodec's decoders hand them over */
+  compare_memories ("cudamedian backend=cuda width=3 height=9 ! "
+      "cudabilateral backend=cuda", GST_VIDEO_FORMAT_P010_10LE, 322, 180);
+  compare_memories ("cudagaussianblur backend=cuda sigma=-1.5",
+      GST_VIDEO_FORMAT_I420_10LE, 322, 180);
 }
 
 GST_END_TEST;
