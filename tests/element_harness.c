@@ -148,7 +148,8 @@ GST_START_TEST (test_padded_strides)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
     GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGB,
-    GST_VIDEO_FORMAT_NV12
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE,
+    GST_VIDEO_FORMAT_I420_10LE
   };
   gchar *launch = cpu_line (entry->props);
 
