@@ -7,8 +7,9 @@
  *     cf_convolve_plan): the rows pass into a second shared buffer, then
  *     the columns pass out of it, width + height taps per sample.
  * Threads work on samples, whatever the channel count: a tap kx steps
- * kx x channels samples. 3x3 and 5x5 are compiled with their size known
- * (unrolled); other sizes, up to 31x31, loop. Shared memory stays within
+ * kx x channels samples. Full 3x3 and 5x5 kernels, and separable square
+ * ones of every odd size, are compiled with their size known (unrolled);
+ * other sizes, up to 31x31, loop. Shared memory stays within
  * 64 KB (Turing's limit) at 31x31 with 4 channels. */
 #include "convolve.h"
 #include "cf_kernel.cuh"
@@ -160,24 +161,29 @@ convolve_full (const void *__restrict__ src, size_t src_stride,
       a.offset, a.absolute, a.max, a.mask);
 }
 
-template < typename T > __global__ void
+/* K > 0: K taps on both axes, known at compile time (the loops unroll and
+ * the taps become operands of the multiply-adds); K == 0: a.kw, a.kh. */
+template < typename T, int K > __global__ void
 __launch_bounds__ (THREADS)
 convolve_separable (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height, int C,
     const SepArgs a)
 {
   extern __shared__ float in[];
-  const int pitch = staged_pitch (a.kw, C);
-  const int rows = TILE_ROWS + a.kh - 1;
+  const int kw = K ? K : a.kw;
+  const int kh = K ? K : a.kh;
+  const int pitch = staged_pitch (kw, C);
+  const int rows = TILE_ROWS + kh - 1;
   float *h = in + rows * pitch;        /* rows x TILE_S, after the rows pass */
 
-  stage < T > (in, src, src_stride, width, height, C, a.kw, a.kh, a.border);
+  stage < T > (in, src, src_stride, width, height, C, kw, kh, a.border);
   __syncthreads ();
   for (int i = threadIdx.x; i < rows * TILE_S; i += THREADS) {
     const int r = i / TILE_S;
     const float *p = in + r * pitch + i - r * TILE_S;
     float s = 0.0f;
-    for (int kx = 0; kx < a.kw; kx++)
+#pragma unroll (K ? K : 1)
+    for (int kx = 0; kx < kw; kx++)
       s += a.row[kx] * p[kx * C];
     h[i] = s;
   }
@@ -186,7 +192,8 @@ convolve_separable (const void *__restrict__ src, size_t src_stride,
   const int t = threadIdx.x % TILE_S;
   const int r0 = threadIdx.x / TILE_S * V;
   float acc[V] = { };
-  for (int ky = 0; ky < a.kh; ky++) {
+#pragma unroll (K ? K : 1)
+  for (int ky = 0; ky < kh; ky++) {
     const float w = a.col[ky];
     const float *p = h + (r0 + ky) * TILE_S + t;
 #pragma unroll
@@ -239,6 +246,20 @@ run_full (const CfPlane * src, const CfPlane * dst, const CfConvolvePlan & p,
   return launch_full < T, 0 > (src, dst, a, stream);
 }
 
+template < typename T, int K > CfStatus
+launch_separable (const CfPlane * src, const CfPlane * dst,
+    const SepArgs & a, cudaStream_t stream)
+{
+  size_t smem = smem_bytes (a.kw, a.kh, src->channels, true);
+  CfStatus st = cf_allow_smem < convolve_separable < T, K > > (smem);
+  if (st != CF_OK)
+    return st;
+  convolve_separable < T, K > <<<grid_of (src), THREADS, smem, stream>>>
+      (src->data, src->stride, dst->data, dst->stride, src->width,
+      src->height, src->channels, a);
+  return cf_launch_status ();
+}
+
 template < typename T > CfStatus
 run_separable (const CfPlane * src, const CfPlane * dst,
     const CfConvolvePlan & p, const CfConvolveParams * params,
@@ -256,14 +277,16 @@ run_separable (const CfPlane * src, const CfPlane * dst,
   a.max = (float) cf_plane_max (dst);
   a.border = params->border;
   a.mask = params->channel_mask;
-  size_t smem = smem_bytes (a.kw, a.kh, src->channels, true);
-  CfStatus st = cf_allow_smem < convolve_separable < T > > (smem);
-  if (st != CF_OK)
-    return st;
-  convolve_separable < T > <<<grid_of (src), THREADS, smem, stream>>>
-      (src->data, src->stride, dst->data, dst->stride, src->width,
-      src->height, src->channels, a);
-  return cf_launch_status ();
+  /* square kernels, the common case (blurs, Sobel, Gaussians), unrolled */
+  switch (a.kw == a.kh ? a.kw : 0) {
+#define SQUARE(k) case k: return launch_separable < T, k > (src, dst, a, stream);
+      SQUARE (3) SQUARE (5) SQUARE (7) SQUARE (9) SQUARE (11) SQUARE (13)
+      SQUARE (15) SQUARE (17) SQUARE (19) SQUARE (21) SQUARE (23) SQUARE (25)
+      SQUARE (27) SQUARE (29) SQUARE (31)
+#undef SQUARE
+    default:
+      return launch_separable < T, 0 > (src, dst, a, stream);
+  }
 }
 
 template < typename T > CfStatus

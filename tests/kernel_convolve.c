@@ -198,6 +198,15 @@ main (void)
               n % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
         }
   presets (step, &n);
+  /* every square separable size (each is compiled on its own) */
+  for (int k = 1; k <= CF_CONVOLVE_MAX_SIDE; k += 2)
+    for (int l = 0; l < 3; l++) {
+      if (n++ % step)
+        continue;
+      random_kernel (&p, k, k, 1 + l % 2, l);
+      check (45, 37, layouts[l].channels, layouts[l].depth, layouts[l].mask,
+          &p, kind_name (1 + l % 2), l ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+    }
   /* I420_10LE, P010_10LE and P012_LE planes (chroma: two channels) */
   random_kernel (&p, 3, 3, 0, 2);
   check_deep (67, 35, 1, 0x3ff, &p, "full");
