@@ -4,6 +4,7 @@
 #endif
 
 #include "gstcfslots.h"
+#include "gstcfformats.h"
 #include "cf_runtime.h"
 
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -106,6 +107,22 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
   return pl;
 }
 
+/* Filters one plane of @slot's frame: the whole plane, or each field of an
+ * interlaced frame on its own. */
+static CfStatus
+filter_plane (GstCudaFilter * self, const Slot * slot,
+    const GstCudaFilterPlane * pl, const CfExec * exec)
+{
+  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  GstCudaFilterPlane views[2];
+  guint n = gst_cf_formats_plane_views (pl, &slot->in, views);
+  CfStatus st = CF_OK;
+
+  for (guint v = 0; v < n && st == CF_OK; v++)
+    st = klass->filter_plane (self, slot->params, &views[v], exec);
+  return st;
+}
+
 /* Where the GPU reads and writes plane @p of @slot's frame: in the mapped
  * buffer itself where its path is on the device, else in the slot's device
  * planes, which copies fill from and empty into host memory. */
@@ -130,7 +147,6 @@ device_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p)
 static CfStatus
 launch_on_gpu (GstCudaFilter * self, Slot * slot)
 {
-  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
   GstCudaFilterPrivate *priv = PRIV (self);
   CfExec exec = { 1, slot->stream, &slot->scratch };
   DeviceFrame *dev = &slot->dev;
@@ -149,7 +165,7 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
         priv->rows[p], slot->stream);
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
     GstCudaFilterPlane pl = device_plane (priv, slot, p);
-    st = klass->filter_plane (self, slot->params, &pl, &exec);
+    st = filter_plane (self, slot, &pl, &exec);
   }
   for (guint p = 0; p < priv->n_planes && st == CF_OK && download; p++)
     st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
@@ -165,7 +181,6 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
 static CfStatus
 filter_on_cpu (GstCudaFilter * self, Slot * slot)
 {
-  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
   GstCudaFilterPrivate *priv = PRIV (self);
   CfExec exec = { 0, NULL, NULL };
   CfStatus st = CF_OK;
@@ -176,7 +191,7 @@ filter_on_cpu (GstCudaFilter * self, Slot * slot)
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
         GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
-    st = klass->filter_plane (self, slot->params, &pl, &exec);
+    st = filter_plane (self, slot, &pl, &exec);
   }
   return st;
 }

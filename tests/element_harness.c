@@ -508,6 +508,14 @@ GST_START_TEST (test_cuda_backend)
 
 GST_END_TEST;
 
+/* Interlaced frames: each field filtered on its own (element_fields.c). */
+GST_START_TEST (test_fields_filtered_apart)
+{
+  cf_check_fields (entry);
+}
+
+GST_END_TEST;
+
 Suite *
 cf_element_suite (const CfElementTest * e, ...)
 {
@@ -529,6 +537,7 @@ cf_element_suite (const CfElementTest * e, ...)
   tcase_add_test (tc, test_live_property_change);
   tcase_add_test (tc, test_property_ranges);
   tcase_add_test (tc, test_cuda_backend);
+  tcase_add_test (tc, test_fields_filtered_apart);
   suite_add_tcase (s, own);
   va_start (tests, e);
   while ((test = va_arg (tests, TFun)))
