@@ -13,13 +13,15 @@
  * same chain with tees between (system memory), and 1 to 4 medians in a
  * row at 4K RGBA. Then latency: a live 60 fps videotestsrc through the
  * chain of three at 1 to 3 frames in flight, source to sink, beside the
- * non-live throughput of the same chain.
+ * non-live throughput of the same chain. Then scale: 4 streams of the
+ * chain of three per GPU, round-robin over the GPUs (every GPU there is, or
+ * the ids given), beside 4 streams on the first GPU alone.
  *
  * appsrc pushes pre-made frames (a new GstBuffer sharing their memory per
  * frame, no pixel work). Latency is from the element's sink pad to its src
  * pad, frame by frame; fps counts frames leaving after a warm-up.
  *   GST_PLUGIN_PATH=build/gst build/tests/bench_pipeline [SECONDS_PER_RUN]
- *       [all | chains | latency]
+ *       [all | chains | latency | scale [GPU ids...]]
  * Prints a markdown table; exits 77 without a GPU or the plugin. */
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -679,6 +681,7 @@ bench_latency (void)
 
 typedef struct
 {
+  const gchar *middle;
   Source *src;
   guint n;
   StartGate *gate;
@@ -690,31 +693,30 @@ concurrent_thread (gpointer data)
 {
   Concurrent *c = data;
 
-  c->r = run_pipeline ("cudagaussianblur name=first backend=cuda sigma=2 "
-      "frames-in-flight=2", c->src, c->n, c->gate);
+  c->r = run_pipeline (c->middle, c->src, c->n, c->gate);
   return NULL;
 }
 
-/* Several 1080p RGBA pipelines at once in one process, started together:
- * each its own element, streams and pools, one CUDA context each. */
-static void
-bench_concurrent (void)
+/* Runs @k pipelines `appsrc ! middles[i] ! fakesink` of @n frames each at
+ * once, started together; their results land in @c. Returns the fps of
+ * all of them together (frames over the time from the common start to the
+ * last frame out). */
+static double
+run_concurrent (Concurrent * c, guint k, gchar ** middles, Source * src,
+    guint n)
 {
-  Source *src = source_new (GST_VIDEO_FORMAT_RGBA, 1920, 1080, TRUE);
   StartGate gate = { 0 };
-  Concurrent c[N_CONCURRENT];
-  GThread *threads[N_CONCURRENT];
-  double min_fps = G_MAXDOUBLE;
-  guint failed = 0, frames = 0;
+  GThread **threads = g_new (GThread *, k);
+  guint frames = 0;
   gint64 start, end = 0;
 
   g_mutex_init (&gate.lock);
   g_cond_init (&gate.cond);
-  gate.count = N_CONCURRENT;
-  /* the bus carries about 5700 such frames a second, shared by all */
-  for (guint i = 0; i < N_CONCURRENT; i++) {
+  gate.count = k;
+  for (guint i = 0; i < k; i++) {
+    c[i].middle = middles[i];
     c[i].src = src;
-    c[i].n = frame_count (3.0 * 5700 / N_CONCURRENT);
+    c[i].n = n;
     c[i].gate = &gate;
     threads[i] = g_thread_new ("pipeline", concurrent_thread, &c[i]);
   }
@@ -723,20 +725,113 @@ bench_concurrent (void)
     g_cond_wait (&gate.cond, &gate.lock);
   g_mutex_unlock (&gate.lock);
   start = g_get_monotonic_time ();
-  for (guint i = 0; i < N_CONCURRENT; i++) {
+  for (guint i = 0; i < k; i++) {
     g_thread_join (threads[i]);
-    failed += !c[i].r.ok;
-    min_fps = MIN (min_fps, c[i].r.fps);
     frames += c[i].n;
     end = MAX (end, c[i].r.last_out);
+  }
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
+  g_free (threads);
+  return frames * 1e6 / (end - start);
+}
+
+/* Several 1080p RGBA pipelines at once in one process, started together:
+ * each its own element, streams and pools, one CUDA context each. */
+static void
+bench_concurrent (void)
+{
+  Source *src = source_new (GST_VIDEO_FORMAT_RGBA, 1920, 1080, TRUE);
+  Concurrent c[N_CONCURRENT];
+  gchar *middles[N_CONCURRENT];
+  double min_fps = G_MAXDOUBLE, total;
+  guint failed = 0;
+
+  for (guint i = 0; i < N_CONCURRENT; i++)
+    middles[i] = (gchar *) "cudagaussianblur name=first backend=cuda "
+        "sigma=2 frames-in-flight=2";
+  /* the bus carries about 5700 such frames a second, shared by all */
+  total = run_concurrent (c, N_CONCURRENT, middles, src,
+      frame_count (3.0 * 5700 / N_CONCURRENT));
+  for (guint i = 0; i < N_CONCURRENT; i++) {
+    failed += !c[i].r.ok;
+    min_fps = MIN (min_fps, c[i].r.fps);
   }
   printf ("\n%d concurrent 1920x1080 RGBA pipelines started together "
       "(pinned in, 2 frames in flight): %u failed or lost frames; slowest "
       "%.0f fps; all together %.0f fps\n", N_CONCURRENT, failed, min_fps,
-      frames * 1e6 / (end - start));
+      total);
   source_free (src);
-  g_mutex_clear (&gate.lock);
-  g_cond_clear (&gate.cond);
+}
+
+/* @k streams of the chain of three, stream i on GPU ids[i % n_ids]: one
+ * table row with fps per stream (slowest, median), in all and per GPU. */
+static void
+scale_row (GstVideoFormat format, gint w, gint h, guint k, const gint * ids,
+    guint n_ids, guint n_frames)
+{
+  Source *src = source_new (format, w, h, TRUE);
+  Concurrent *c = g_new0 (Concurrent, k);
+  gchar **middles = g_new0 (gchar *, k + 1);
+  double *fps = g_new (double, k);
+  GString *used = g_string_new (NULL);
+  guint failed = 0;
+  double total;
+
+  for (guint i = 0; i < k; i++) {
+    gint id = ids[i % n_ids];
+
+    middles[i] = g_strdup_printf ("cudamedian name=first size=3 "
+        "cuda-device-id=%d ! cudabilateral cuda-device-id=%d ! "
+        "cudagaussianblur name=last sigma=1 cuda-device-id=%d", id, id, id);
+  }
+  for (guint g = 0; g < n_ids; g++)
+    g_string_append_printf (used, "%s%d", g ? "," : "", ids[g]);
+  total = run_concurrent (c, k, middles, src, n_frames);
+  for (guint i = 0; i < k; i++) {
+    failed += !c[i].r.ok;
+    fps[i] = c[i].r.fps;
+  }
+  qsort (fps, k, sizeof (double), cmp_double);
+  printf ("| %dx%d | %s | %s | %u | %.0f | %.0f | %.0f | %.0f | %u |\n", w, h,
+      gst_video_format_to_string (format), used->str, k, fps[0], fps[k / 2],
+      total, total / n_ids, failed);
+  g_strfreev (middles);
+  g_string_free (used, TRUE);
+  g_free (fps);
+  g_free (c);
+  source_free (src);
+}
+
+/* Streams spread over GPUs: 4 streams per GPU of @ids (default: every GPU
+ * there is), round-robin, and beside them the same 4 streams on the first
+ * GPU alone, at 1080p GRAY16_LE and 4K RGBA. */
+static void
+bench_scale (const gint * ids, guint n_ids)
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    gint w, h;
+    guint frames;               /* per stream */
+  } rows[] = {
+    {GST_VIDEO_FORMAT_GRAY16_LE, 1920, 1080, 2000},
+    {GST_VIDEO_FORMAT_RGBA, 3840, 2160, 250},
+  };
+
+  printf ("\nStreams of the chain of three (2 frames in flight, pinned "
+      "frames in), round-robin over GPUs, started together:\n\n| size | "
+      "format | GPUs | streams | slowest stream fps | median stream fps | "
+      "total fps | per GPU fps | failed |\n"
+      "|---|---|---|---|---|---|---|---|---|\n");
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++) {
+    gint frames = rows[r].frames * seconds_per_run / 0.5;
+
+    scale_row (rows[r].format, rows[r].w, rows[r].h, 4 * n_ids, ids, n_ids,
+        frames);
+    if (n_ids > 1)
+      scale_row (rows[r].format, rows[r].w, rows[r].h, 4, ids, 1, frames);
+  }
 }
 
 int
@@ -790,5 +885,17 @@ main (int argc, char **argv)
     bench_latency ();
   if (g_str_equal (mode, "all"))
     bench_concurrent ();
+  if (g_str_equal (mode, "all") || g_str_equal (mode, "scale")) {
+    gint n = cf_device_count (), ids[16] = { 0 };
+    guint n_ids = 0;
+
+    for (gint a = 3; a < argc && n_ids < G_N_ELEMENTS (ids); a++)
+      ids[n_ids++] = atoi (argv[a]);
+    /* no ids given: every GPU there is */
+    if (!n_ids)
+      for (gint d = 0; d < MIN (n, 16); d++)
+        ids[n_ids++] = d;
+    bench_scale (ids, n_ids);
+  }
   return 0;
 }
