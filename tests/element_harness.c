@@ -80,6 +80,28 @@ cf_check_reference (const gchar * element, const gchar * props,
   g_free (launch);
 }
 
+/* Compares row by row: strides may differ. */
+gboolean
+cf_planes_equal (GstBuffer * a, GstBuffer * b, GstVideoFormat format, gint w,
+    gint h, guint p)
+{
+  GstVideoInfo info;
+  GstVideoFrame fa, fb;
+  gboolean equal = TRUE;
+
+  gst_video_info_set_format (&info, format, w, h);
+  fail_unless (gst_video_frame_map (&fa, &info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, &info, b, GST_MAP_READ));
+  CfPlane pa = cf_frame_plane (&fa, p), pb = cf_frame_plane (&fb, p);
+  gsize row = (gsize) pa.width * pa.channels * (pa.depth / 8);
+  for (gint y = 0; y < pa.height && equal; y++)
+    equal = memcmp ((guint8 *) pa.data + y * pa.stride,
+        (guint8 *) pb.data + y * pb.stride, row) == 0;
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+  return equal;
+}
+
 gint
 cf_ref_radius (gint radius, guint sub)
 {

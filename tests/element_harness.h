@@ -92,6 +92,11 @@ Suite *cf_element_suite (const CfElementTest * entry, ...)
     G_GNUC_NULL_TERMINATED;
 #define CF_OWN_TEST(test) (test), #test
 
+/* Whether plane @p of @a and @b (of the given format and size) holds the
+ * same samples. */
+gboolean cf_planes_equal (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
+    gint width, gint height, guint p);
+
 /* A radius on a plane subsampled by 2^@sub, rounded up so that a
  * subsampled plane is filtered wherever the full one is: how every element
  * scales its radii. */

@@ -121,28 +121,6 @@ expected_plane (GstBuffer * in, GstVideoFormat format, gint w, gint h,
   return cf_reference_frame (in, format, w, h, CF_BORDER_CLAMP, reference, &m);
 }
 
-/* Whether plane p of a and b holds the same samples. */
-static gboolean
-planes_equal (GstBuffer * a, GstBuffer * b, GstVideoFormat format, gint w,
-    gint h, guint p)
-{
-  GstVideoInfo info;
-  GstVideoFrame fa, fb;
-  gboolean equal = TRUE;
-
-  gst_video_info_set_format (&info, format, w, h);
-  fail_unless (gst_video_frame_map (&fa, &info, a, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&fb, &info, b, GST_MAP_READ));
-  CfPlane pa = cf_frame_plane (&fa, p), pb = cf_frame_plane (&fb, p);
-  gsize row = (gsize) pa.width * pa.channels * (pa.depth / 8);
-  for (gint y = 0; y < pa.height && equal; y++)
-    equal = memcmp ((guint8 *) pa.data + y * pa.stride,
-        (guint8 *) pb.data + y * pb.stride, row) == 0;
-  gst_video_frame_unmap (&fa);
-  gst_video_frame_unmap (&fb);
-  return equal;
-}
-
 /* Chroma planes use the radius divided by their subsampling, rounded up:
  * size 5 (radius 2) filters I420 chroma with 3x3 windows. */
 GST_START_TEST (test_chroma_window_scaled)
@@ -155,9 +133,9 @@ GST_START_TEST (test_chroma_window_scaled)
   GstBuffer *u = expected_plane (in, f, 38, 26, 1, 1);
   GstBuffer *v = expected_plane (in, f, 38, 26, 2, 1);
 
-  fail_unless (planes_equal (out, luma, f, 38, 26, 0));
-  fail_unless (planes_equal (out, u, f, 38, 26, 1));
-  fail_unless (planes_equal (out, v, f, 38, 26, 2));
+  fail_unless (cf_planes_equal (out, luma, f, 38, 26, 0));
+  fail_unless (cf_planes_equal (out, u, f, 38, 26, 1));
+  fail_unless (cf_planes_equal (out, v, f, 38, 26, 2));
   gst_buffer_unref (in);
   gst_buffer_unref (out);
   gst_buffer_unref (luma);
@@ -183,11 +161,12 @@ GST_START_TEST (test_luma_only)
     GstVideoInfo info;
 
     gst_video_info_set_format (&info, f, 30, 22);
-    fail_unless (planes_equal (out, luma, f, 30, 22, 0), "%s luma", formats[i]);
+    fail_unless (cf_planes_equal (out, luma, f, 30, 22, 0), "%s luma",
+        formats[i]);
     for (guint p = 1; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
-      fail_unless (planes_equal (out, in, f, 30, 22, p), "%s plane %u copied",
-          formats[i], p);
-      fail_if (planes_equal (all, in, f, 30, 22, p), "%s plane %u filtered",
+      fail_unless (cf_planes_equal (out, in, f, 30, 22, p),
+          "%s plane %u copied", formats[i], p);
+      fail_if (cf_planes_equal (all, in, f, 30, 22, p), "%s plane %u filtered",
           formats[i], p);
     }
     gst_buffer_unref (in);
