@@ -44,30 +44,16 @@ gst_cf_is_cuda_buffer (GstBuffer * buf)
   return n > 0;
 }
 
-/* Device memory of another CUDA context (another device, or a context an
+/* Whether every memory of the CUDA buffer @buf is of @self's context:
+ * device pointers of another context (another device, or a context an
  * application made apart) cannot be used from ours. */
-gboolean
-gst_cf_check_cuda_context (GstCudaFilter * self, GstBuffer * buf)
+static gboolean
+of_our_context (GstCudaFilter * self, GstBuffer * buf)
 {
-  GstCudaContext *ours = PRIV (self)->context;
-
-  for (guint i = 0; i < gst_buffer_n_memory (buf); i++) {
-    GstCudaContext *theirs =
-        GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, i))->context;
-    guint their_id = 0, our_id = 0;
-
-    if (theirs == ours)
-      continue;
-    g_object_get (theirs, "cuda-device-id", &their_id, NULL);
-    g_object_get (ours, "cuda-device-id", &our_id, NULL);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Input CUDA memory belongs to another CUDA context (device %u; "
-            "this element's is on device %u).", their_id, our_id),
-        ("Let the CUDA elements share one context (same cuda-device-id, or "
-            "one gst.cuda.context set by the application), or put "
-            "cudadownload ! cudaupload in between."));
-    return FALSE;
-  }
+  for (guint i = 0; i < gst_buffer_n_memory (buf); i++)
+    if (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, i))->context !=
+        PRIV (self)->context)
+      return FALSE;
   return TRUE;
 }
 
@@ -97,17 +83,39 @@ cuda_memory_map (GstCudaFilter * self, GstVideoFrame * frame,
 {
   GstVideoInfo layout = *info;
 
-  if (!gst_cf_check_cuda_context (self, buf))
-    return FALSE;
   use_cuda_layout (&layout, buf);
   return gst_video_frame_map (frame, &layout, buf,
       flags | GST_MAP_CUDA | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
 }
 
+/* Another context's CUDA buffer, mapped for the CPU (GstCudaMemory
+ * downloads it, in its own context) and uploaded by the slot. */
+static gboolean
+foreign_cuda_memory_map (GstCudaFilter * self, GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags)
+{
+  GstVideoInfo layout = *info;
+
+  use_cuda_layout (&layout, buf);
+  return gst_video_frame_map (frame, &layout, buf,
+      flags | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
+}
+
+static gboolean
+foreign_cuda_memory_carries (GstCudaFilter * self, GstBuffer * buf)
+{
+  return gst_cf_is_cuda_buffer (buf) && !of_our_context (self, buf);
+}
+
+const GstCfMemPath gst_cf_foreign_cuda_memory_path = {
+  "another context's CUDA (through host)", FALSE,
+  foreign_cuda_memory_carries, foreign_cuda_memory_map, NULL
+};
+
 static gboolean
 cuda_memory_carries (GstCudaFilter * self, GstBuffer * buf)
 {
-  return gst_cf_is_cuda_buffer (buf);
+  return gst_cf_is_cuda_buffer (buf) && of_our_context (self, buf);
 }
 
 const GstCfMemPath gst_cf_cuda_memory_path = {

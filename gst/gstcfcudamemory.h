@@ -18,10 +18,6 @@ gboolean gst_cf_cuda_device_present (void);
 /* Every memory of @buf is CUDA memory (and it has one). */
 gboolean gst_cf_is_cuda_buffer (GstBuffer * buf);
 
-/* TRUE when @buf's CUDA memory is of @self's context; else posts
- * STREAM/FAILED and returns FALSE. */
-gboolean gst_cf_check_cuda_context (GstCudaFilter * self, GstBuffer * buf);
-
 G_END_DECLS
 
 #endif /* __GST_CF_CUDA_MEMORY_H__ */

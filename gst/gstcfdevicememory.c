@@ -231,7 +231,7 @@ gboolean
 gst_cf_is_device_allocator (GstAllocator * allocator, GstCudaContext * context)
 {
   return allocator && GST_IS_CF_DEVICE_ALLOCATOR (allocator)
-      && GST_CF_DEVICE_ALLOCATOR (allocator)->context == context;
+      && (!context || GST_CF_DEVICE_ALLOCATOR (allocator)->context == context);
 }
 
 gboolean

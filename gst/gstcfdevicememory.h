@@ -23,11 +23,12 @@ G_DECLARE_FINAL_TYPE (GstCfDeviceAllocator, gst_cf_device_allocator, GST,
 /* NULL when the allocator's own stream cannot be made. */
 GstAllocator *gst_cf_device_allocator_new (GstCudaContext * context);
 
-/* @allocator is a hand-off allocator of @context. */
+/* @allocator is a hand-off allocator of @context (of any, when NULL). */
 gboolean gst_cf_is_device_allocator (GstAllocator * allocator,
     GstCudaContext * context);
 
-/* Every memory of @buf is hand-off memory of @context (and it has one). */
+/* Every memory of @buf is hand-off memory of @context (of any, when NULL),
+ * and it has one. */
 gboolean gst_cf_is_device_buffer (GstBuffer * buf, GstCudaContext * context);
 
 /* Copies made because a CPU map found the device newer (downloads) or a

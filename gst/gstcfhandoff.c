@@ -91,3 +91,16 @@ handoff_map (GstCudaFilter * self, GstVideoFrame * frame,
 const GstCfMemPath gst_cf_device_memory_path = {
   "cudafilters device", TRUE, handoff_carries, handoff_map, NULL
 };
+
+static gboolean
+foreign_handoff_carries (GstCudaFilter * self, GstBuffer * buf)
+{
+  return gst_cf_is_device_buffer (buf, NULL);
+}
+
+/* Another context's hand-off memory (an element on another device): mapped
+ * for the CPU (it downloads itself) and uploaded by the slot. */
+const GstCfMemPath gst_cf_foreign_device_memory_path = {
+  "another context's cudafilters device (through host)", FALSE,
+  foreign_handoff_carries, gst_cf_map_host_frame, NULL
+};

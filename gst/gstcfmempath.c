@@ -10,7 +10,9 @@
  * (any system memory) last. */
 static const GstCfMemPath *const gpu_paths[] = {
   &gst_cf_cuda_memory_path,
+  &gst_cf_foreign_cuda_memory_path,
   &gst_cf_device_memory_path,
+  &gst_cf_foreign_device_memory_path,
   &gst_cf_pinned_path,
   &gst_cf_pageable_path,
 };

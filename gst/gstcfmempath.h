@@ -28,7 +28,9 @@ G_BEGIN_DECLS typedef struct
 
 /* The paths, each in its own file. */
 extern const GstCfMemPath gst_cf_cuda_memory_path;      /* gstcfcudamemory.c */
+extern const GstCfMemPath gst_cf_foreign_cuda_memory_path;
 extern const GstCfMemPath gst_cf_device_memory_path;    /* gstcfhandoff.c */
+extern const GstCfMemPath gst_cf_foreign_device_memory_path;
 extern const GstCfMemPath gst_cf_pinned_path;   /* gstcfpinnedallocator.c */
 extern const GstCfMemPath gst_cf_pageable_path; /* gstcfpageable.c */
 

@@ -12,6 +12,10 @@
  * plugins (queue, tee). */
 #include "element_util.h"
 
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+
 #define N_FRAMES 4
 
 static const gchar *const steps[] = { "cudamedian size=3",
@@ -501,6 +505,62 @@ GST_START_TEST (test_chain_state_cycles_and_seek)
 
 GST_END_TEST;
 
+/* Gives element @name of @bin a CUDA context of its own on device 0, as an
+ * element on another device would have. */
+static void
+set_own_context (GstElement * bin, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (bin), name);
+  GstCudaContext *cuda;
+  GstContext *context;
+
+  fail_unless (gst_cuda_load_library ());
+  cuda = gst_cuda_context_new (0);
+  fail_unless (cuda != NULL);
+  context = gst_context_new_cuda_context (cuda);
+  gst_element_set_context (e, context);
+  gst_context_unref (context);
+  gst_object_unref (cuda);
+  gst_object_unref (e);
+}
+
+/* Neighbours on different contexts (different devices) hand over through
+ * the host: the first downloads, the second uploads, the frames are the
+ * same. GPU only: contexts need a device. */
+GST_START_TEST (test_chain_across_contexts)
+{
+  GstVideoFormat f = GST_VIDEO_FORMAT_GRAY16_LE;
+  GstHarness *hrn;
+  GstBuffer *in[N_FRAMES];
+
+  if (!cf_have_gpu ())
+    return;
+  hrn = gst_harness_new_empty ();
+  gst_harness_add_parse (hrn, "cudamedian size=3 name=e0 ! cudabilateral "
+      "name=e1");
+  set_own_context (hrn->element, "e0");
+  set_own_context (hrn->element, "e1");
+  gst_harness_set_caps_str (hrn, "video/x-raw,format=GRAY16_LE,width=41,"
+      "height=23,framerate=30/1", "video/x-raw,format=GRAY16_LE,width=41,"
+      "height=23,framerate=30/1");
+  random_frames (in, N_FRAMES, "GRAY16_LE", 41, 23, 11);
+  for (guint i = 0; i < N_FRAMES; i++) {
+    GstBuffer *out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in[i]));
+    GstBuffer *want = run_one_at_a_time (2, "GRAY16_LE", 41, 23, in[i]);
+
+    fail_unless (out != NULL);
+    fail_unless_equals_int (cf_frames_max_diff (want, out, f, 41, 23), 0);
+    gst_buffer_unref (out);
+    gst_buffer_unref (want);
+  }
+  fail_unless_equals_uint64 (stat (hrn->element, "e0", "downloads"), N_FRAMES);
+  fail_unless_equals_uint64 (stat (hrn->element, "e1", "uploads"), N_FRAMES);
+  clear_frames (in, N_FRAMES);
+  gst_harness_teardown (hrn);
+}
+
+GST_END_TEST;
+
 static Suite *
 chain_suite (void)
 {
@@ -518,6 +578,7 @@ chain_suite (void)
   tcase_add_test (tc, test_chain_caps_change);
   tcase_add_test (tc, test_chain_flush_then_eos);
   tcase_add_test (tc, test_chain_state_cycles_and_seek);
+  tcase_add_test (tc, test_chain_across_contexts);
   return s;
 }
 
