@@ -2,7 +2,8 @@
 # Runs every example headless, without display, camera or GPU (the CPU
 # backend then): each launch-line script on the camera fallback (a live
 # videotestsrc) and on a file through decodebin, the ultrasound chain, the C
-# application (and its error path), the plot script where matplotlib is.
+# application (and its error path), a chain split over two hosts (on
+# localhost), the plot script where matplotlib is.
 # Fails on a non-zero exit, a missing or non-PNG output, a wrong frame count.
 # Registered by examples/meson.build as test "examples" (suite examples):
 #   meson test -C build --suite examples
@@ -122,6 +123,33 @@ if [ -x "$bin/capture-app" ]; then
   fi
 else
   echo "skipped: capture-app (not built)"
+fi
+
+# A chain split over two hosts, here both on localhost: every frame the
+# sender filters arrives at the receiver and through its elements.
+port=$((20000 + $$ % 20000))
+mkdir -p "$tmp/two-hosts"
+SINK="videoconvert ! pngenc ! multifilesink location=$tmp/two-hosts/%03d.png" \
+  timeout 120 "$ex/two-hosts.sh" receive "$port" >"$tmp/receive.log" 2>&1 &
+receiver=$!
+sent=1
+for try in 1 2 3 4 5 6 7 8 9 10; do
+  sleep 1
+  if timeout 120 "$ex/two-hosts.sh" send 127.0.0.1 "$port" -n 4 -s 64x48 \
+    >"$tmp/send.log" 2>&1; then
+    sent=0
+    break
+  fi
+done
+if [ $sent -ne 0 ]; then
+  kill "$receiver" 2>/dev/null || true
+  fail "two-hosts: the sender never got through" "$tmp/send.log"
+elif ! wait "$receiver"; then
+  fail "two-hosts: receiver exit status" "$tmp/receive.log"
+elif ! pngs "$tmp/two-hosts" 4; then
+  fail "two-hosts: expected 4 frames, got $(ls "$tmp/two-hosts" | wc -l)" "$tmp/receive.log"
+else
+  pass "two-hosts (4 frames over TCP)"
 fi
 
 # The plot script, on the benchmark table of the Gaussian page.
