@@ -75,17 +75,25 @@ use_cuda_layout (GstVideoInfo * info, GstBuffer * buf)
   info->size = mem_info->size;
 }
 
+/* Maps a CUDA buffer with the layout of its memory. */
+static gboolean
+map_pitched (GstVideoFrame * frame, const GstVideoInfo * info,
+    GstBuffer * buf, GstMapFlags flags)
+{
+  GstVideoInfo layout = *info;
+
+  use_cuda_layout (&layout, buf);
+  return gst_video_frame_map (frame, &layout, buf,
+      flags | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
+}
+
 /* A CUDA buffer of the element's own context, its planes as device
  * pointers (1.22: no copy unless a CPU write is pending, no wait). */
 static gboolean
 cuda_memory_map (GstCudaFilter * self, GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags)
 {
-  GstVideoInfo layout = *info;
-
-  use_cuda_layout (&layout, buf);
-  return gst_video_frame_map (frame, &layout, buf,
-      flags | GST_MAP_CUDA | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
+  return map_pitched (frame, info, buf, flags | GST_MAP_CUDA);
 }
 
 /* Another context's CUDA buffer, mapped for the CPU (GstCudaMemory
@@ -94,11 +102,7 @@ static gboolean
 foreign_cuda_memory_map (GstCudaFilter * self, GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags)
 {
-  GstVideoInfo layout = *info;
-
-  use_cuda_layout (&layout, buf);
-  return gst_video_frame_map (frame, &layout, buf,
-      flags | GST_VIDEO_FRAME_MAP_FLAG_NO_REF);
+  return map_pitched (frame, info, buf, flags);
 }
 
 static gboolean

@@ -12,9 +12,6 @@
  * plugins (queue, tee). */
 #include "element_util.h"
 
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudautils.h>
 
 #define N_FRAMES 4
 
@@ -505,25 +502,6 @@ GST_START_TEST (test_chain_state_cycles_and_seek)
 
 GST_END_TEST;
 
-/* Gives element @name of @bin a CUDA context of its own on device 0, as an
- * element on another device would have. */
-static void
-set_own_context (GstElement * bin, const gchar * name)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (bin), name);
-  GstCudaContext *cuda;
-  GstContext *context;
-
-  fail_unless (gst_cuda_load_library ());
-  cuda = gst_cuda_context_new (0);
-  fail_unless (cuda != NULL);
-  context = gst_context_new_cuda_context (cuda);
-  gst_element_set_context (e, context);
-  gst_context_unref (context);
-  gst_object_unref (cuda);
-  gst_object_unref (e);
-}
-
 /* Neighbours on different contexts (different devices) hand over through
  * the host: the first downloads, the second uploads, the frames are the
  * same. GPU only: contexts need a device. */
@@ -538,8 +516,8 @@ GST_START_TEST (test_chain_across_contexts)
   hrn = gst_harness_new_empty ();
   gst_harness_add_parse (hrn, "cudamedian size=3 name=e0 ! cudabilateral "
       "name=e1");
-  set_own_context (hrn->element, "e0");
-  set_own_context (hrn->element, "e1");
+  cf_set_own_cuda_context (hrn->element, "e0");
+  cf_set_own_cuda_context (hrn->element, "e1");
   gst_harness_set_caps_str (hrn, "video/x-raw,format=GRAY16_LE,width=41,"
       "height=23,framerate=30/1", "video/x-raw,format=GRAY16_LE,width=41,"
       "height=23,framerate=30/1");

@@ -9,9 +9,6 @@
 #include "element_util.h"
 
 #include <gst/app/app.h>
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudautils.h>
 
 static const gchar *elements[] = { "cudagaussianblur", "cudabilateral",
   "cudamedian", "cudasatblur", "cudaconvolve"
@@ -283,23 +280,6 @@ GST_START_TEST (test_cuda_memory_matches_system_memory)
 
 GST_END_TEST;
 
-static void
-set_own_context (GstElement * pipeline, const gchar * name)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GstCudaContext *cuda;
-  GstContext *context;
-
-  fail_unless (gst_cuda_load_library ());
-  cuda = gst_cuda_context_new (0);
-  fail_unless (cuda != NULL);
-  context = gst_context_new_cuda_context (cuda);
-  gst_element_set_context (e, context);
-  gst_context_unref (context);
-  gst_object_unref (cuda);
-  gst_object_unref (e);
-}
-
 /* CUDA memory of another context (here a second one on the same device,
  * given to cudaupload alone) is read through the host: the frames are
  * those of the same element in system memory. */
@@ -318,8 +298,8 @@ GST_START_TEST (test_foreign_cuda_context_through_host)
     return;
   }
   pipeline = gst_parse_launch (desc, NULL);
-  set_own_context (pipeline, "up");
-  set_own_context (pipeline, "f");
+  cf_set_own_cuda_context (pipeline, "up");
+  cf_set_own_cuda_context (pipeline, "f");
   a = pull_pipeline_frames (pipeline, desc);
   b = pull_frames ("videotestsrc num-buffers=" G_STRINGIFY (N_FRAMES)
       " pattern=zone-plate kx2=20 ky2=20 kt=1 ! video/x-raw,format=RGBA,"

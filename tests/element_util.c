@@ -1,6 +1,10 @@
 #include "element_util.h"
 #include "cf_runtime.h"
 
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+
 GArray *
 cf_template_formats (const gchar * element)
 {
@@ -223,4 +227,21 @@ cf_cuda_vs_cpu (const gchar * element, const gchar * props,
   g_free (cpu_line);
   g_free (gpu_line);
   return diff;
+}
+
+void
+cf_set_own_cuda_context (GstElement * bin, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (bin), name);
+  GstCudaContext *cuda;
+  GstContext *context;
+
+  fail_unless (e != NULL && gst_cuda_load_library ());
+  cuda = gst_cuda_context_new (0);
+  fail_unless (cuda != NULL);
+  context = gst_context_new_cuda_context (cuda);
+  gst_element_set_context (e, context);
+  gst_context_unref (context);
+  gst_object_unref (cuda);
+  gst_object_unref (e);
 }

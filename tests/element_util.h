@@ -49,4 +49,9 @@ gint cf_cuda_vs_cpu (const gchar * element, const gchar * props,
  * backend against the CPU one). */
 gboolean cf_have_gpu (void);
 
+/* Gives element @name of @bin a CUDA context of its own on device 0 (a
+ * GstContext set on it), as an element on another device, or one an
+ * application keeps apart, has. Needs a GPU. */
+void cf_set_own_cuda_context (GstElement * bin, const gchar * name);
+
 #endif /* CF_ELEMENT_UTIL_H */
