@@ -129,7 +129,7 @@ GstFlowReturn
 gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf, GstBuffer ** outbuf)
 {
   GstCudaFilterPrivate *priv = PRIV (self);
-  GstFlowReturn ret;
+  GstFlowReturn ret, told;
   Slot *slot;
 
   *outbuf = NULL;
@@ -139,12 +139,17 @@ gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf, GstBuffer ** outbuf)
   g_mutex_lock (&priv->queue_lock);
   while (priv->pending == priv->n_slots && priv->output_flow == GST_FLOW_OK)
     g_cond_wait (&priv->queue_cond, &priv->queue_lock);
-  ret = priv->output_flow;
+  told = priv->output_flow;
+  /* downstream's answer to an earlier frame reaches upstream once, as a
+   * push's would (a pad not linked now may be linked by the next frame);
+   * flushing lasts until FLUSH_STOP, and a frame then would be dropped */
+  if (told != GST_FLOW_FLUSHING)
+    priv->output_flow = GST_FLOW_OK;
   slot = &priv->slots[(priv->head + priv->pending) % priv->n_slots];
   g_mutex_unlock (&priv->queue_lock);
-  if (ret != GST_FLOW_OK) {
+  if (told == GST_FLOW_FLUSHING) {
     gst_buffer_unref (inbuf);
-    return ret;
+    return told;
   }
 
   /* the slot after the last in flight is the streaming thread's alone
@@ -156,7 +161,7 @@ gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf, GstBuffer ** outbuf)
     g_cond_broadcast (&priv->queue_cond);
     g_mutex_unlock (&priv->queue_lock);
   }
-  return ret;
+  return ret != GST_FLOW_OK ? ret : told;
 }
 
 GstFlowReturn

@@ -17,7 +17,9 @@ void gst_cf_queue_stop (GstCudaFilter * self);
 
 /* Queues @inbuf (taken), waiting for a free slot. Without the output
  * thread *outbuf is the filtered frame for the caller to send; with it,
- * NULL, and the return is downstream's answer to the last frame sent. */
+ * NULL, and the return is downstream's answer to a frame sent since the
+ * last call where it was not GST_FLOW_OK (each answer told once; while
+ * flushing, FLUSHING and the frame dropped). */
 GstFlowReturn gst_cf_queue_push (GstCudaFilter * self, GstBuffer * inbuf,
     GstBuffer ** outbuf);
 

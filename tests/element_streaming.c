@@ -330,6 +330,64 @@ GST_START_TEST (test_live_frames_leave_before_the_next_enters)
 
 GST_END_TEST;
 
+static GstFlowReturn
+count_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
+{
+  g_atomic_int_inc ((gint *) g_object_get_data (G_OBJECT (pad), "count"));
+  gst_buffer_unref (buf);
+  return GST_FLOW_OK;
+}
+
+static void
+drain (GstPad * src)
+{
+  GstQuery *q = gst_query_new_drain ();
+
+  gst_pad_peer_query (src, q);
+  gst_query_unref (q);
+}
+
+/* With 2 frames in flight the output thread sends the frames; downstream's
+ * answer still reaches upstream, once, at the next frame (which goes in
+ * flight all the same): not-linked while the source pad is unlinked, OK
+ * again once it is linked. */
+GST_START_TEST (test_flow_return_reaches_upstream)
+{
+  for (guint b = 0; b < n_backends (); b++) {
+    GstHarness *hrn = harness_new (b, 2, "sigma=1", "GRAY8", 16, 16);
+    GstPad *src = gst_element_get_static_pad (hrn->element, "src");
+    GstPad *peer = gst_pad_get_peer (src);
+    GstPad *counter = gst_pad_new ("counter", GST_PAD_SINK);
+    gint count = 0;
+
+    gst_pad_unlink (src, peer);
+    push_frames (hrn, GST_VIDEO_FORMAT_GRAY8, 16, 16, 0, 1);
+    drain (hrn->srcpad);        /* frame 0 was sent: not linked */
+    fail_unless_equals_int (gst_harness_push (hrn,
+            numbered_frame (GST_VIDEO_FORMAT_GRAY8, 16, 16, 1)),
+        GST_FLOW_NOT_LINKED);
+    drain (hrn->srcpad);        /* so was frame 1 */
+    g_object_set_data (G_OBJECT (counter), "count", &count);
+    gst_pad_set_chain_function (counter, count_chain);
+    gst_pad_set_active (counter, TRUE);
+    fail_unless_equals_int (gst_pad_link (src, counter), GST_PAD_LINK_OK);
+    fail_unless_equals_int (gst_harness_push (hrn,
+            numbered_frame (GST_VIDEO_FORMAT_GRAY8, 16, 16, 2)),
+        GST_FLOW_NOT_LINKED);
+    push_frames (hrn, GST_VIDEO_FORMAT_GRAY8, 16, 16, 3, 1);
+    drain (hrn->srcpad);
+    fail_unless_equals_int (g_atomic_int_get (&count), 2);
+    gst_pad_unlink (src, counter);
+    gst_pad_link (src, peer);
+    gst_object_unref (counter);
+    gst_object_unref (peer);
+    gst_object_unref (src);
+    gst_harness_teardown (hrn);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_latency_query)
 {
   for (guint fif = 1; fif <= 3; fif++) {
@@ -572,6 +630,7 @@ streaming_suite (void)
   tcase_add_test (tc, test_drain_query_releases_frames);
   tcase_add_test (tc, test_state_cycling_with_frames_in_flight);
   tcase_add_test (tc, test_live_frames_leave_before_the_next_enters);
+  tcase_add_test (tc, test_flow_return_reaches_upstream);
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_live_changes_apply_to_the_right_frame);
   tcase_add_test (tc, test_recurring_input_memory);
