@@ -93,13 +93,17 @@ gst_cuda_filter_border_get_type (void)
   "framerate = (fraction) [ 0, max ]"
 
 /* System memory first: where both are possible, it is the one peers that
- * fixate in template order pick. */
+ * fixate in template order pick. Last, interlace-mode=alternate (one field
+ * a buffer), which GStreamer marks with the format:Interlaced feature. */
 GstCaps *
 gst_cuda_filter_sink_caps (void)
 {
   return gst_caps_from_string ("video/x-raw, format = (string) " CF_FORMATS
       CF_CAPS_FIELDS "; video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
-      "), format = (string) " CF_CUDA_FORMATS CF_CAPS_FIELDS);
+      "), format = (string) " CF_CUDA_FORMATS CF_CAPS_FIELDS
+      "; video/x-raw(" GST_CAPS_FEATURE_FORMAT_INTERLACED "), format = "
+      "(string) " CF_FORMATS ", interlace-mode = (string) alternate"
+      CF_CAPS_FIELDS);
 }
 
 void
@@ -384,7 +388,8 @@ gst_cuda_filter_transform_caps (GstBaseTransform * trans,
   GstCaps *ret = gst_caps_ref (caps);
 
   if (!cuda_memory_allowed (GST_CUDA_FILTER (trans))) {
-    GstCaps *system = gst_caps_new_empty_simple ("video/x-raw");
+    GstCaps *system = gst_caps_from_string ("video/x-raw; video/x-raw("
+        GST_CAPS_FEATURE_FORMAT_INTERLACED ")");
 
     gst_caps_unref (ret);
     ret = gst_caps_intersect_full (caps, system, GST_CAPS_INTERSECT_FIRST);

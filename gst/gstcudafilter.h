@@ -74,7 +74,7 @@ struct _GstCudaFilterClass
 
 /* Pad template caps for the formats every element supports: in system
  * memory, then in CUDA memory (the formats GStreamer 1.22's CUDA allocator
- * knows), the same memory on both pads. */
+ * knows), then alternate fields in system memory; the same on both pads. */
 GstCaps *gst_cuda_filter_sink_caps (void);
 
 /* Adds the pad templates, the shared docs types; for class_init. */

@@ -37,10 +37,12 @@ GST_START_TEST (test_templates_offer_cuda_memory)
       GstCaps *templ = gst_pad_get_pad_template_caps (pad);
       GstCaps *system, *cuda;
 
-      fail_unless_equals_int (gst_caps_get_size (templ), 2);
+      /* then alternate fields (format:Interlaced), in system memory */
+      fail_unless_equals_int (gst_caps_get_size (templ), 3);
       fail_if (has_cuda_feature (templ, 0));
       fail_unless (has_cuda_feature (templ, 1), "%s: no CUDA memory",
           elements[e]);
+      fail_if (has_cuda_feature (templ, 2));
       system = gst_caps_copy_nth (templ, 0);
       cuda = gst_caps_copy_nth (templ, 1);
       gst_caps_set_features (cuda, 0, NULL);
