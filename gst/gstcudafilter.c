@@ -798,7 +798,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "made when another element mapped this element's device output for "
           "the CPU (map-downloads) or wrote it there (map-uploads), and the "
           "memory of the last frame in and out (input-memory, output-memory: "
-          "system, pinned, CUDA, cudafilters device)", GST_TYPE_STRUCTURE,
+          "the name of its memory path, e.g. pinned, CUDA, cudafilters "
+          "device, another context's CUDA (through host))", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
