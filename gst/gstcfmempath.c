@@ -17,18 +17,6 @@ static const GstCfMemPath *const gpu_paths[] = {
   &gst_cf_pageable_path,
 };
 
-static gboolean
-carries_any (GstCudaFilter * self, GstBuffer * buf)
-{
-  return TRUE;
-}
-
-/* On the CPU, every memory is read and written as the CPU maps it (device
- * hand-off memory downloads itself). */
-static const GstCfMemPath cpu_path = {
-  "system", FALSE, carries_any, gst_cf_map_host_frame, NULL
-};
-
 gboolean
 gst_cf_map_host_frame (GstCudaFilter * self, GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags)
@@ -40,8 +28,10 @@ gst_cf_map_host_frame (GstCudaFilter * self, GstVideoFrame * frame,
 const GstCfMemPath *
 gst_cf_mem_path_for (GstCudaFilter * self, GstBuffer * buf)
 {
+  /* On the CPU every memory is mapped as the CPU maps it (hand-off memory
+   * downloads itself); nothing is uploaded, so nothing is page-locked. */
   if (!PRIV (self)->use_gpu)
-    return &cpu_path;
+    return &gst_cf_pageable_path;
   for (guint i = 0; i < G_N_ELEMENTS (gpu_paths); i++)
     if (gpu_paths[i]->carries (self, buf))
       return gpu_paths[i];

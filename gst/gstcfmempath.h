@@ -34,8 +34,8 @@ extern const GstCfMemPath gst_cf_foreign_device_memory_path;
 extern const GstCfMemPath gst_cf_pinned_path;   /* gstcfpinnedallocator.c */
 extern const GstCfMemPath gst_cf_pageable_path; /* gstcfpageable.c */
 
-/* The path of @buf: on the GPU the first that carries it, else (or on the
- * CPU) host memory as GStreamer maps it. */
+/* The path of @buf: on the GPU the first that carries it (the pageable
+ * path carries any); on the CPU the pageable path, whose map is the CPU's. */
 const GstCfMemPath *gst_cf_mem_path_for (GstCudaFilter * self, GstBuffer * buf);
 
 /* Maps @buf as a host frame: any memory a CPU can map. */

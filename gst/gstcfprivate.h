@@ -76,8 +76,8 @@ typedef struct
   gsize row_bytes[GST_VIDEO_MAX_PLANES];
   gint rows[GST_VIDEO_MAX_PLANES];
 
-  /* what the frames cost in copies (the stats property), under the object
-   * lock; the paths of the last frame, to log a change */
+  /* the stats property, under the object lock: frames, their copies, and
+   * the memory paths of the last frame (a change is logged) */
   guint64 frames;
   guint64 uploads;
   guint64 downloads;

@@ -171,10 +171,6 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
     st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
         dev->out_stride[p], priv->row_bytes[p], priv->rows[p], slot->stream);
-  GST_OBJECT_LOCK (self);
-  priv->uploads += upload;
-  priv->downloads += download;
-  GST_OBJECT_UNLOCK (self);
   return st;
 }
 
@@ -196,21 +192,29 @@ filter_on_cpu (GstCudaFilter * self, Slot * slot)
   return st;
 }
 
-/* Logs which memory each pad's buffers come in, when it changes. */
+/* Counts @slot's frame and its copies for the stats property (one lock a
+ * frame), and logs which memory each pad's buffers come in when it
+ * changes. */
 static void
-log_paths (GstCudaFilter * self, const Slot * slot)
+account (GstCudaFilter * self, const Slot * slot)
 {
   GstCudaFilterPrivate *priv = PRIV (self);
+  gboolean changed;
 
-  if (slot->in_path == priv->last_in_path
-      && slot->out_path == priv->last_out_path)
-    return;
-  GST_INFO_OBJECT (self, "sink pad: %s memory (%s), src pad: %s memory (%s)",
-      slot->in_path->name, slot->in_path->on_device ? "read in place" :
-      "uploaded", slot->out_path->name, slot->out_path->on_device ?
-      "written in place" : "downloaded");
+  GST_OBJECT_LOCK (self);
+  priv->frames++;
+  priv->uploads += priv->use_gpu && !slot->in_path->on_device;
+  priv->downloads += priv->use_gpu && !slot->out_path->on_device;
+  changed = slot->in_path != priv->last_in_path
+      || slot->out_path != priv->last_out_path;
   priv->last_in_path = slot->in_path;
   priv->last_out_path = slot->out_path;
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
+    GST_INFO_OBJECT (self, "sink pad: %s memory (%s), src pad: %s memory "
+        "(%s)", slot->in_path->name, slot->in_path->on_device ?
+        "read in place" : "uploaded", slot->out_path->name,
+        slot->out_path->on_device ? "written in place" : "downloaded");
 }
 
 /* Maps @slot's buffers for the whole time the GPU may touch them: copies
@@ -223,7 +227,6 @@ map_slot (GstCudaFilter * self, Slot * slot)
 
   slot->in_path = gst_cf_mem_path_for (self, slot->inbuf);
   slot->out_path = gst_cf_mem_path_for (self, slot->outbuf);
-  log_paths (self, slot);
   if (!slot->in_path->map (self, &slot->in, &filter->in_info, slot->inbuf,
           GST_MAP_READ))
     goto map_failed;
@@ -269,9 +272,7 @@ gst_cf_slot_start (GstCudaFilter * self, Slot * slot, GstBuffer * inbuf)
     slot->params = g_malloc0 (klass->params_size);
   memcpy (slot->params, priv->params, klass->params_size);
   slot->border = priv->frame_border;
-  GST_OBJECT_LOCK (self);
-  priv->frames++;
-  GST_OBJECT_UNLOCK (self);
+  account (self, slot);
 
   if (!push_context (priv))
     st = CF_ERROR_NO_DEVICE;
