@@ -81,11 +81,6 @@ static const CfPropertyCase properties[] = {
   {NULL}
 };
 
-static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
-  "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
-  NULL
-};
-
 /* Within float rounding: 1 LSB, 2 at 16 bits. */
 static gchar *
 cuda_props (guint format, guint size, guint k, gint * max_diff)
@@ -100,8 +95,8 @@ cuda_props (guint format, guint size, guint k, gint * max_diff)
         "0,0,1>"
   };
 
-  *max_diff = strstr (formats[format], "16")
-      || strstr (formats[format], "10") ? 2 : 1;
+  *max_diff = strstr (cf_cuda_test_formats[format], "16")
+      || strstr (cf_cuda_test_formats[format], "10") ? 2 : 1;
   return k < G_N_ELEMENTS (props) ? g_strdup (props[k]) : NULL;
 }
 
@@ -119,7 +114,6 @@ static const CfElementTest entry = {
       "P010_10LE", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {301, 9}, {40, 41}, {0}},
   .properties = properties,
-  .cuda_formats = formats,
   .cuda_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {160, 97}, {0}},
   .cuda_props = cuda_props,
 };

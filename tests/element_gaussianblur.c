@@ -42,11 +42,6 @@ static const CfPropertyCase properties[] = {
   {NULL}
 };
 
-static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
-  "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
-      NULL
-};
-
 /* Exact within 1 LSB: sizes of odd index blur, the others sharpen. */
 static gchar *
 cuda_props (guint format, guint size, guint k, gint * max_diff)
@@ -67,8 +62,6 @@ static const CfElementTest entry = {
       "I420_10LE", "P010_10LE", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {64, 65}, {0}},
   .properties = properties,
-  .cuda_formats = formats,
-  .cuda_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {640, 361}, {0}},
   .cuda_props = cuda_props,
 };
 

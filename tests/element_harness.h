@@ -80,22 +80,30 @@ typedef struct
    * size (the last with rows padded by 40 bytes): the settings of variant
    * @k (0, 1... until NULL, freed by the caller) and the largest
    * difference allowed. */
-  const gchar *const *cuda_formats;     /* ends with NULL */
-  const CfSize *cuda_sizes;     /* ends with {0, 0} */
+  const gchar *const *cuda_formats;     /* ends with NULL; NULL: the
+                                         * formats of cf_cuda_test_formats */
+  const CfSize *cuda_sizes;     /* ends with {0, 0}; NULL: 1x1, 7x3,
+                                 * 4097x9, 640x361 */
   gchar *(*cuda_props) (guint format, guint size, guint k, gint * max_diff);
 } CfElementTest;
+
+/* The formats the CUDA-against-CPU case runs in unless an entry names its
+ * own: every plane layout and depth of the templates (packed 3 and 4
+ * channels, semi-planar and planar chroma, 8, 10 and 16 bits). */
+extern const gchar *const cf_cuda_test_formats[];
 
 /* The suite of an element: the shared cases for @entry (which must
  * outlive the suite), then the element's own tests, each given as
  * CF_OWN_TEST (name of its GST_START_TEST), then NULL. */
-Suite *cf_element_suite (const CfElementTest * entry, ...)
+Suite *
+cf_element_suite (const CfElementTest * entry, ...)
     G_GNUC_NULL_TERMINATED;
 #define CF_OWN_TEST(test) (test), #test
 
 /* Whether plane @p of @a and @b (of the given format and size) holds the
  * same samples. */
-gboolean cf_planes_equal (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
-    gint width, gint height, guint p);
+     gboolean cf_planes_equal (GstBuffer * a, GstBuffer * b,
+    GstVideoFormat format, gint width, gint height, guint p);
 
 /* A radius on a plane subsampled by 2^@sub, rounded up so that a
  * subsampled plane is filtered wherever the full one is: how every element

@@ -74,11 +74,6 @@ static const CfPropertyCase properties[] = {
   {NULL}
 };
 
-static const gchar *const formats[] = { "GRAY16_LE", "RGBA", "NV12", "I420",
-  "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
-  NULL
-};
-
 /* Every variant on every format and size, bit for bit. */
 static gchar *
 cuda_props (guint format, guint size, guint k, gint * max_diff)
@@ -105,7 +100,6 @@ static const CfElementTest entry = {
       "I420_10LE", "P010_10LE", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {301, 9}, {40, 41}, {0}},
   .properties = properties,
-  .cuda_formats = formats,
   .cuda_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {160, 97}, {0}},
   .cuda_props = cuda_props,
 };

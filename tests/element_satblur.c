@@ -46,7 +46,7 @@ static const CfPropertyCase properties[] = {
 
 static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
   "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
-      "RGBx", NULL
+  "RGBx", NULL
 };
 
 /* Radii from 0 to past the frame, passes and borders varying with the
@@ -76,7 +76,6 @@ static const CfElementTest entry = {
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {64, 65}, {0}},
   .properties = properties,
   .cuda_formats = formats,
-  .cuda_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {640, 361}, {0}},
   .cuda_props = cuda_props,
 };
 
