@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 #define CF_FORMATS "{ GRAY8, GRAY16_LE, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
   "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y42B, Y444, " \
   "Y444_16LE, P010_10LE, P012_LE, P016_LE, I420_10LE, I422_10LE, " \
-  "Y444_10LE }"
+  "Y444_10LE, YUY2, UYVY, YVYU, v210 }"
 /* The formats above that GStreamer 1.22's CUDA allocator can lay out: it
  * asserts on the others (GRAY8, GRAY16_LE, xRGB, xBGR, AYUV, P012_LE,
  * Y444_10LE). */

@@ -5,6 +5,7 @@
 
 #include "gstcudafilter.h"
 #include "gstcfmempath.h"
+#include "gstcfpacked.h"
 
 #include <gst/cuda/gstcudacontext.h>
 
@@ -39,6 +40,7 @@ typedef struct
   /* GPU: the stream from start(), the planes from set_info() */
   CfStream stream;
   CfScratch scratch;
+  CfScratch packed;             /* a packed format's temporaries */
   DeviceFrame dev;
 } Slot;
 
@@ -72,6 +74,7 @@ typedef struct
 
   /* per format, from set_info() */
   guint n_planes;
+  GstCfPacking packing;         /* packed 4:2:2: how its plane is filtered */
   GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
   gsize row_bytes[GST_VIDEO_MAX_PLANES];
   gint rows[GST_VIDEO_MAX_PLANES];

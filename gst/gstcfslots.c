@@ -48,6 +48,7 @@ gst_cf_slots_free (GstCudaFilterPrivate * priv)
 
     gst_cf_device_frame_free (&slot->dev);
     cf_scratch_release (&slot->scratch);
+    cf_scratch_release (&slot->packed);
     cf_stream_destroy (slot->stream);
     slot->stream = NULL;
   }
@@ -108,18 +109,23 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
 }
 
 /* Filters one plane of @slot's frame: the whole plane, or each field of an
- * interlaced frame on its own. */
+ * interlaced frame on its own; a packed 4:2:2 plane as its luma and
+ * chroma (gstcfpacked.h). */
 static CfStatus
-filter_plane (GstCudaFilter * self, const Slot * slot,
+filter_plane (GstCudaFilter * self, Slot * slot,
     const GstCudaFilterPlane * pl, const CfExec * exec)
 {
   GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  const GstCfPacking *packing = &PRIV (self)->packing;
   GstCudaFilterPlane views[2];
   guint n = gst_cf_formats_plane_views (pl, &slot->in, views);
   CfStatus st = CF_OK;
 
   for (guint v = 0; v < n && st == CF_OK; v++)
-    st = klass->filter_plane (self, slot->params, &views[v], exec);
+    st = packing->kind == GST_CF_PACKED_NONE ?
+        klass->filter_plane (self, slot->params, &views[v], exec) :
+        gst_cf_packed_filter (packing, self, slot->params, &views[v],
+        &slot->packed, exec, klass->filter_plane);
   return st;
 }
 

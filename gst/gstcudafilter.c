@@ -434,9 +434,11 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
   }
 
   priv->n_planes = GST_VIDEO_INFO_N_PLANES (in_info);
-  for (guint p = 0; p < priv->n_planes; p++)
-    gst_cf_formats_describe_plane (in_info, p, &priv->planes[p],
-        &priv->row_bytes[p], &priv->rows[p]);
+  if (!gst_cf_packed_describe (in_info, &priv->packing, &priv->planes[0],
+          &priv->row_bytes[0], &priv->rows[0]))
+    for (guint p = 0; p < priv->n_planes; p++)
+      gst_cf_formats_describe_plane (in_info, p, &priv->planes[p],
+          &priv->row_bytes[p], &priv->rows[p]);
 
   if (!priv->use_gpu)
     return TRUE;

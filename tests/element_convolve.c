@@ -111,7 +111,7 @@ static const CfElementTest entry = {
   .reference = reference,
   .ref_cases = ref_cases,
   .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE", "I420_10LE",
-      "P010_10LE", NULL},
+      "P010_10LE", "YUY2", "UYVY", "YVYU", "v210", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {301, 9}, {40, 41}, {0}},
   .properties = properties,
   .cuda_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {160, 97}, {0}},

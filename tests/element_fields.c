@@ -14,7 +14,7 @@ copy_field (GstVideoFrame * frame, GstVideoFrame * field, guint p, guint f,
     gboolean to_field)
 {
   CfPlane whole = cf_frame_plane (frame, p), half = cf_frame_plane (field, p);
-  gsize bytes = (gsize) whole.width * whole.channels * (whole.depth / 8);
+  gsize bytes = cf_frame_row_bytes (frame, p);
 
   for (gint y = 0; y < half.height && 2 * y + (gint) f < whole.height; y++) {
     guint8 *a = (guint8 *) whole.data + (2 * y + f) * whole.stride;
@@ -157,7 +157,8 @@ void
 cf_check_fields (const CfElementTest * e)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
-    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE,
+    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_v210
   };
   const gint w = 33, h = 20;
 

@@ -59,7 +59,7 @@ static const CfElementTest entry = {
   .reference = reference,
   .ref_cases = ref_cases,
   .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE",
-      "I420_10LE", "P010_10LE", NULL},
+      "I420_10LE", "P010_10LE", "YUY2", "UYVY", "YVYU", "v210", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {64, 65}, {0}},
   .properties = properties,
   .cuda_props = cuda_props,

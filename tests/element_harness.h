@@ -122,6 +122,13 @@ cf_element_suite (const CfElementTest * entry, ...)
     gint width, gint height, CfBorder border, CfPlaneReference reference,
     gconstpointer params);
 
+/* For a packed 4:2:2 frame (YUY2, UYVY, YVYU, v210): @fout (a copy of
+ * @fin) filtered by @reference as a luma plane and an interleaved chroma
+ * plane of half the width, and TRUE; FALSE for other formats
+ * (element_packed.c). */
+     gboolean cf_reference_packed (GstVideoFrame * fin, GstVideoFrame * fout,
+    CfBorder border, CfPlaneReference reference, gconstpointer params);
+
 /* Runs "@element @props backend=cpu" on a random frame and checks that it
  * equals the reference for @params, exactly. */
      void cf_check_reference (const gchar * element, const gchar * props,

@@ -46,7 +46,7 @@ static const CfPropertyCase properties[] = {
 
 static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
   "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE", "Y444_10LE",
-  "RGBx", NULL
+  "RGBx", "YUY2", "UYVY", "v210", NULL
 };
 
 /* Radii from 0 to past the frame, passes and borders varying with the
@@ -72,7 +72,7 @@ static const CfElementTest entry = {
   .reference = reference,
   .ref_cases = ref_cases,
   .ref_formats = (const gchar *[]) {"GRAY8", "GRAY16_LE", "I420", "NV12",
-      "I420_10LE", "P010_10LE", NULL},
+      "I420_10LE", "P010_10LE", "YUY2", "UYVY", "YVYU", "v210", NULL},
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {64, 65}, {0}},
   .properties = properties,
   .cuda_formats = formats,

@@ -53,7 +53,9 @@ deep_sample_mask (const GstVideoFormatInfo * finfo)
 {
   guint bits = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
 
-  if (bits <= 8)
+  /* v210's words are no 16-bit samples: every bit random */
+  if (bits <= 8 || GST_VIDEO_FORMAT_INFO_FORMAT (finfo) ==
+      GST_VIDEO_FORMAT_v210)
     return 0;
   return ((1u << bits) - 1) << GST_VIDEO_FORMAT_INFO_SHIFT (finfo, 0);
 }
@@ -141,6 +143,80 @@ map_frame (GstVideoFrame * frame, GstBuffer * buf, GstVideoFormat format,
   fail_unless (gst_video_frame_map (frame, &info, buf, GST_MAP_READ));
 }
 
+static gboolean
+is_packed_8bit (GstVideoFormat format)
+{
+  return format == GST_VIDEO_FORMAT_YUY2 || format == GST_VIDEO_FORMAT_UYVY
+      || format == GST_VIDEO_FORMAT_YVYU;
+}
+
+gsize
+cf_frame_row_bytes (GstVideoFrame * frame, guint p)
+{
+  CfPlane pl = cf_frame_plane (frame, p);
+  gsize w = GST_VIDEO_FRAME_WIDTH (frame);
+
+  if (GST_VIDEO_FRAME_FORMAT (frame) == GST_VIDEO_FORMAT_v210)
+    return (w + 5) / 6 * 16;
+  /* an odd width's last pair too, its U and V and a Y no pixel has */
+  if (is_packed_8bit (GST_VIDEO_FRAME_FORMAT (frame)))
+    return (w + 1) / 2 * 4;
+  return (gsize) pl.width * pl.channels * (pl.depth / 8);
+}
+
+void
+cf_frame_copy (GstVideoFrame * dst, GstVideoFrame * src)
+{
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (src); p++) {
+    CfPlane d = cf_frame_plane (dst, p), s = cf_frame_plane (src, p);
+
+    for (gint y = 0; y < s.height; y++)
+      memcpy ((guint8 *) d.data + y * d.stride,
+          (const guint8 *) s.data + y * s.stride, cf_frame_row_bytes (src, p));
+  }
+}
+
+/* YUY2, UYVY, YVYU: every byte of a row's pairs. */
+static gint
+bytes_max_diff (GstVideoFrame * fa, GstVideoFrame * fb)
+{
+  gint max = 0;
+
+  for (gint y = 0; y < GST_VIDEO_FRAME_HEIGHT (fa); y++)
+    for (gsize i = 0; i < cf_frame_row_bytes (fa, 0); i++)
+      max = MAX (max, ABS ((gint) ((guint8 *)
+                  GST_VIDEO_FRAME_PLANE_DATA (fa, 0))[y *
+                  GST_VIDEO_FRAME_PLANE_STRIDE (fa, 0) + i] - (gint) ((guint8 *)
+                  GST_VIDEO_FRAME_PLANE_DATA (fb, 0))[y *
+                  GST_VIDEO_FRAME_PLANE_STRIDE (fb, 0) + i]));
+  return max;
+}
+
+/* v210: each 10-bit field of every word of a row's groups. */
+static gint
+v210_max_diff (GstVideoFrame * fa, GstVideoFrame * fb)
+{
+  gsize words = cf_frame_row_bytes (fa, 0) / 4;
+  gint max = 0;
+
+  for (gint y = 0; y < GST_VIDEO_FRAME_HEIGHT (fa); y++)
+    for (gsize i = 0; i < words; i++) {
+      guint32 wa = GST_READ_UINT32_LE ((guint8 *)
+          GST_VIDEO_FRAME_PLANE_DATA (fa, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (fa, 0) + 4 * i);
+      guint32 wb = GST_READ_UINT32_LE ((guint8 *)
+          GST_VIDEO_FRAME_PLANE_DATA (fb, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (fb, 0) + 4 * i);
+
+      if ((wa ^ wb) >> 30)
+        max = 1024;
+      for (guint f = 0; f < 3; f++)
+        max = MAX (max, ABS ((gint) (wa >> 10 * f & 0x3ff) -
+                (gint) (wb >> 10 * f & 0x3ff)));
+    }
+  return max;
+}
+
 gint
 cf_frames_max_diff (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
     gint width, gint height)
@@ -150,6 +226,10 @@ cf_frames_max_diff (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
 
   map_frame (&fa, a, format, width, height);
   map_frame (&fb, b, format, width, height);
+  if (format == GST_VIDEO_FORMAT_v210)
+    max = v210_max_diff (&fa, &fb);
+  else if (is_packed_8bit (format))
+    max = bytes_max_diff (&fa, &fb);
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
     CfPlane pa = cf_frame_plane (&fa, p), pb = cf_frame_plane (&fb, p);
     for (gint y = 0; y < pa.height; y++)

@@ -25,9 +25,19 @@ GstBuffer *cf_random_frame (GstVideoFormat format, gint width, gint height,
 /* Plane `p` of a mapped frame as a CfPlane (host memory). */
 CfPlane cf_frame_plane (GstVideoFrame * frame, guint p);
 
+/* The bytes of a row of plane @p of @frame that hold its pixels. */
+gsize cf_frame_row_bytes (GstVideoFrame * frame, guint p);
+
+/* Copies the rows of every plane of @src into @dst (of the same format and
+ * size), cf_frame_row_bytes () each: unlike gst_video_frame_copy (), the
+ * whole of an odd width's last YUY2 pair too. */
+void cf_frame_copy (GstVideoFrame * dst, GstVideoFrame * src);
+
 /* Largest per-sample difference between two buffers of the same format
  * (strides may differ), over the samples of the channels in `mask` of each
- * plane (all when mask is 0). */
+ * plane (all when mask is 0). v210: over every 10-bit field of the row's
+ * groups, and 1024 where the unused top bits of a word differ; YUY2, UYVY,
+ * YVYU: over every byte of the row's pairs. */
 gint cf_frames_max_diff (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
     gint width, gint height);
 

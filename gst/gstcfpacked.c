@@ -1,0 +1,185 @@
+/* Packed 4:2:2 formats: see gstcfpacked.h. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcfpacked.h"
+#include "cf_runtime.h"
+#include "v210.h"
+
+#include <string.h>
+
+#define ROW_ALIGN 256
+
+gboolean
+gst_cf_packed_describe (const GstVideoInfo * info, GstCfPacking * packing,
+    GstCudaFilterPlane * pl, gsize * row_bytes, gint * rows)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  /* an alternate buffer is one field */
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_FIELD_HEIGHT (info);
+
+  memset (packing, 0, sizeof (*packing));
+  switch (GST_VIDEO_INFO_FORMAT (info)) {
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_UYVY:
+    case GST_VIDEO_FORMAT_YVYU:
+      packing->kind = GST_CF_PACKED_8BIT;
+      packing->y_channel = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, 0);
+      packing->uv_mask = 1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, 1) |
+          1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, 2);
+      *row_bytes = (gsize) (w + 1) / 2 * 4;
+      break;
+    case GST_VIDEO_FORMAT_v210:
+      packing->kind = GST_CF_PACKED_V210;
+      *row_bytes = cf_v210_row_bytes (w);
+      break;
+    default:
+      return FALSE;
+  }
+  packing->width = w;
+  packing->height = h;
+  memset (pl, 0, sizeof (*pl));
+  pl->src.width = pl->dst.width = w;
+  pl->src.height = pl->dst.height = h;
+  pl->src.channels = pl->dst.channels = 1;
+  pl->src.depth = pl->dst.depth = 8;
+  *rows = h;
+  return TRUE;
+}
+
+static gsize
+aligned_row (gsize bytes)
+{
+  return (bytes + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
+}
+
+/* @bytes of temporary memory: @temp's on the GPU, new host memory (set in
+ * *host, to free) on the CPU. */
+static CfStatus
+temporaries (CfScratch * temp, const CfExec * exec, gsize bytes,
+    gpointer * mem, gpointer * host)
+{
+  CfStatus st = CF_OK;
+
+  *host = NULL;
+  if (exec->on_gpu) {
+    st = cf_scratch_reserve (temp, bytes);
+    *mem = temp->data;
+  } else {
+    *mem = *host = g_try_malloc (bytes);
+    if (!*host)
+      st = CF_ERROR_OUT_OF_MEMORY;
+  }
+  return st;
+}
+
+/* A plane of @view's, @channels samples of @depth bits a pixel. */
+static GstCudaFilterPlane
+part (const GstCudaFilterPlane * view, guint index, gint width, gint channels,
+    gint depth, guint w_sub, guint mask, guint chroma_mask)
+{
+  GstCudaFilterPlane p = *view;
+
+  p.index = index;
+  p.w_sub = w_sub;
+  p.h_sub = 0;
+  p.channel_mask = mask;
+  p.chroma_mask = chroma_mask;
+  p.src.width = p.dst.width = width;
+  p.src.channels = p.dst.channels = channels;
+  p.src.depth = p.dst.depth = depth;
+  p.src.max = p.dst.max = depth > 8 ? 1023 : 0;
+  return p;
+}
+
+/* Copies bytes @x and @x + 1 of each of @rows rows of @src into @dst. */
+static CfStatus
+copy_columns (const CfExec * exec, const CfPlane * dst, const CfPlane * src,
+    gsize x, gint rows)
+{
+  guint8 *d = (guint8 *) dst->data + x;
+  const guint8 *s = (const guint8 *) src->data + x;
+
+  if (exec->on_gpu)
+    return cf_copy_2d_async (d, dst->stride, s, src->stride, 2, rows,
+        exec->stream);
+  for (gint y = 0; y < rows; y++)
+    memcpy (d + y * dst->stride, s + y * src->stride, 2);
+  return CF_OK;
+}
+
+static CfStatus
+filter_8bit (const GstCfPacking * pk, GstCudaFilter * self,
+    gconstpointer params, const GstCudaFilterPlane * view, CfScratch * temp,
+    const CfExec * exec, GstCfPlaneFilter filter)
+{
+  gint w = pk->width, pairs = (w + 1) / 2, h = view->src.height;
+  gsize stride = aligned_row ((gsize) pairs * 4);
+  GstCudaFilterPlane chroma = part (view, 1, pairs, 4, 8, 1, pk->uv_mask,
+      pk->uv_mask);
+  GstCudaFilterPlane luma = part (view, 0, w, 2, 8, 0, 1u << pk->y_channel,
+      0);
+  gpointer mem, host;
+  CfStatus st = temporaries (temp, exec, stride * pk->height, &mem, &host);
+
+  if (st != CF_OK)
+    return st;
+  chroma.dst.data = luma.src.data = mem;
+  chroma.dst.stride = luma.src.stride = stride;
+  st = filter (self, params, &chroma, exec);
+  if (st == CF_OK)
+    st = filter (self, params, &luma, exec);
+  /* an odd width's last pair: luma's plane ends halfway through it, before
+   * a chroma byte and a Y that is no pixel's */
+  if (st == CF_OK && w % 2)
+    st = copy_columns (exec, &view->dst, &chroma.dst, 2 * w, h);
+  g_free (host);
+  return st;
+}
+
+static CfStatus
+filter_v210 (const GstCfPacking * pk, GstCudaFilter * self,
+    gconstpointer params, const GstCudaFilterPlane * view, CfScratch * temp,
+    const CfExec * exec, GstCfPlaneFilter filter)
+{
+  gint h = view->src.height, pairs = (pk->width + 1) / 2;
+  CfV210 src = { view->src.data, view->src.stride, pk->width, h };
+  CfV210 dst = { view->dst.data, view->dst.stride, pk->width, h };
+  gsize ls = aligned_row ((gsize) pk->width * 2);
+  gsize cs = aligned_row ((gsize) pairs * 4);
+  gsize half = (ls + cs) * pk->height;
+  GstCudaFilterPlane luma = part (view, 0, pk->width, 1, 16, 0, 1, 0);
+  GstCudaFilterPlane chroma = part (view, 1, pairs, 2, 16, 1, 3, 3);
+  gpointer mem, host;
+  CfStatus st = temporaries (temp, exec, 2 * half, &mem, &host);
+
+  if (st != CF_OK)
+    return st;
+  /* unpacked planes in the first half, filtered ones in the second */
+  luma.src.data = mem;
+  chroma.src.data = (guint8 *) mem + ls * pk->height;
+  luma.dst.data = (guint8 *) mem + half;
+  chroma.dst.data = (guint8 *) mem + half + ls * pk->height;
+  luma.src.stride = luma.dst.stride = ls;
+  chroma.src.stride = chroma.dst.stride = cs;
+  st = cf_v210_unpack (exec, &src, &luma.src, &chroma.src);
+  if (st == CF_OK)
+    st = filter (self, params, &luma, exec);
+  if (st == CF_OK)
+    st = filter (self, params, &chroma, exec);
+  if (st == CF_OK)
+    st = cf_v210_pack (exec, &src, &luma.dst, &chroma.dst, &dst);
+  g_free (host);
+  return st;
+}
+
+CfStatus
+gst_cf_packed_filter (const GstCfPacking * packing, GstCudaFilter * self,
+    gconstpointer params, const GstCudaFilterPlane * view, CfScratch * temp,
+    const CfExec * exec, GstCfPlaneFilter filter)
+{
+  if (packing->kind == GST_CF_PACKED_V210)
+    return filter_v210 (packing, self, params, view, temp, exec, filter);
+  return filter_8bit (packing, self, params, view, temp, exec, filter);
+}
