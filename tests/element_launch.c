@@ -1,9 +1,12 @@
-/* Launch lines with the capture formats: videotestsrc in a deep format (as
- * decoders and capture cards deliver them), through each element, to EOS
- * without an error; also interlace-mode=interleaved caps (a 1080i
- * source). CPU backend here; with a GPU, backend=auto runs CUDA. Needs the
- * system plugins (videotestsrc, fakesink). */
+/* Launch lines with the capture formats: videotestsrc in a deep or packed
+ * 4:2:2 format (as decoders, webcams and capture cards deliver them),
+ * through each element, to EOS without an error; also
+ * interlace-mode=interleaved caps (a 1080i source). CPU backend, and the
+ * CUDA one where a GPU is. Needs the system plugins (videotestsrc,
+ * fakesink). */
 #include <gst/check/gstcheck.h>
+
+#include "cf_runtime.h"
 
 static const gchar *const elements[] = { "cudagaussianblur sigma=1.5",
   "cudabilateral sigma-space=2 sigma-range=0.1", "cudamedian width=3 height=9",
@@ -11,7 +14,7 @@ static const gchar *const elements[] = { "cudagaussianblur sigma=1.5",
 };
 
 static const gchar *const formats[] = { "P010_10LE", "P012_LE", "P016_LE",
-  "I420_10LE", "I422_10LE", "Y444_10LE", NULL
+  "I420_10LE", "I422_10LE", "Y444_10LE", "YUY2", "UYVY", "YVYU", "v210", NULL
 };
 
 /* Runs @desc to EOS; fails on an error message. */
@@ -43,15 +46,18 @@ run_to_eos (const gchar * desc)
 
 GST_START_TEST (test_capture_formats_run)
 {
-  for (guint e = 0; elements[e]; e++)
-    for (guint f = 0; formats[f]; f++) {
-      gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
-          "video/x-raw,format=%s,width=65,height=37 ! %s backend=cpu ! "
-          "fakesink", formats[f], elements[e]);
+  guint backends = cf_device_count () > 0 ? 2 : 1;
 
-      run_to_eos (desc);
-      g_free (desc);
-    }
+  for (guint b = 0; b < backends; b++)
+    for (guint e = 0; elements[e]; e++)
+      for (guint f = 0; formats[f]; f++) {
+        gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+            "video/x-raw,format=%s,width=65,height=37 ! %s backend=%s ! "
+            "fakesink", formats[f], elements[e], b ? "cuda" : "cpu");
+
+        run_to_eos (desc);
+        g_free (desc);
+      }
 }
 
 GST_END_TEST;
