@@ -2,7 +2,9 @@
  * identity-copy floor and NPP's nppiFilterMedian (interior ROI: NPP has no
  * border mode), for every kernel that takes each window. Prints markdown.
  * GRAY16 runs twice: on full-range noise (the 16-bit histogram's worst case)
- * and on a smooth image with mild noise (what cameras and probes give). */
+ * and on a smooth image with mild noise (what cameras and probes give).
+ * Then non-square windows (GRAY8 and GRAY16) against their squares, the
+ * floor and NPP; `bench_median shapes` prints only that table. */
 #include "cf_bench_util.h"
 #include "median.h"
 #include "cf_runtime.h"
@@ -58,9 +60,9 @@ npp_median (void *c, int i)
   Run *r = c;
   const CfPlane *s = &r->frames.src[i % r->frames.count];
   const CfPlane *d = &r->frames.dst[i % r->frames.count];
-  int rad = r->npp_mask.width / 2;
-  size_t off = rad * s->stride + (size_t) rad * s->channels * (s->depth / 8);
-  CfNppiPoint anchor = { rad, rad };
+  int rx = r->npp_mask.width / 2, ry = r->npp_mask.height / 2;
+  size_t off = ry * s->stride + (size_t) rx * s->channels * (s->depth / 8);
+  CfNppiPoint anchor = { rx, ry };
   int st = r->npp ((const char *) s->data + off, (int) s->stride,
       (char *) d->data + off, (int) d->stride, r->npp_roi, r->npp_mask, anchor,
       r->npp_buffer, r->ctx);
@@ -108,8 +110,9 @@ run_free (Run * r)
   cf_scratch_release (&r->ours.scratch);
 }
 
+/* NPP's median on a w x h window, where NPP has one for f. */
 static void
-npp_prepare (Run * r, const Format * f, int size)
+npp_prepare (Run * r, const Format * f, int w, int h)
 {
   char name[96];
   NppMedianSizeFn get_size;
@@ -122,9 +125,10 @@ npp_prepare (Run * r, const Format * f, int size)
   get_size = (NppMedianSizeFn) cf_npp_symbol (name);
   if (!r->npp || !get_size)
     return;
-  r->npp_roi.width = WIDTH - 2 * (size / 2);
-  r->npp_roi.height = HEIGHT - 2 * (size / 2);
-  r->npp_mask.width = r->npp_mask.height = size;
+  r->npp_roi.width = WIDTH - 2 * (w / 2);
+  r->npp_roi.height = HEIGHT - 2 * (h / 2);
+  r->npp_mask.width = w;
+  r->npp_mask.height = h;
   if (get_size (r->npp_roi, r->npp_mask, &bytes, r->ctx) != 0)
     return;
   cf_device_free (r->npp_buffer);
@@ -191,6 +195,54 @@ profile_one (int argc, char **argv, const Format * formats, size_t n)
   return 1;
 }
 
+/* cudamedian width x height (ultrasound speckle: longer along the beam),
+ * exact, AUTO, in the first @n formats: each against the square of its
+ * longer side, the copy floor and NPP's median of the same window. */
+static void
+non_square (const Format * formats, size_t n)
+{
+  static const int shapes[][2] = { {1, 3}, {3, 1}, {3, 9}, {9, 3}, {3, 23},
+  {5, 15}, {1, 31}, {31, 1}
+  };
+
+  printf ("\n### Non-square windows, %dx%d, exact, clamp border, "
+      "milliseconds (median of %d)\n\n", WIDTH, HEIGHT, REPS);
+  cf_bench_table ("format | window | ms | square | square ms | "
+      "window / square | copy floor | window / floor | NPP | NPP / ours");
+  for (size_t f = 0; f < n; f++) {
+    Run r = { 0 };
+    run_init (&r, &formats[f]);
+    r.ctx = cf_npp_context ();
+    double floor_ms = cf_bench_copy_ms (&r.frames, REPS);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+      int w = shapes[i][0], h = shapes[i][1], side = w > h ? w : h;
+      CfMedianParams p = { w / 2, h / 2, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP,
+        formats[f].mask, CF_MEDIAN_KERNEL_AUTO
+      };
+      CfMedianParams sq = p;
+      char npp[32] = "-", ratio[32] = "-";
+      double ms, sq_ms;
+
+      r.p = p;
+      ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
+      sq.radius_x = sq.radius_y = side / 2;
+      r.p = sq;
+      sq_ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
+      npp_prepare (&r, &formats[f], w, h);
+      if (r.npp_ready) {
+        double t = cf_bench_time_ms (npp_median, &r, REPS, SLOW_MS);
+        snprintf (npp, sizeof npp, "%.3f", t);
+        snprintf (ratio, sizeof ratio, "%.1fx", t / ms);
+      }
+      printf ("| %s | %dx%d | %.3f | %dx%d | %.3f | %.2f | %.3f | %.1fx | %s "
+          "| %s |\n", formats[f].name, w, h, ms, side, side, sq_ms,
+          ms / sq_ms, floor_ms, ms / floor_ms, npp, ratio);
+      fflush (stdout);
+    }
+    run_free (&r);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -211,6 +263,10 @@ main (int argc, char **argv)
   };
 
   cf_bench_init ();
+  if (argc == 2 && strcmp (argv[1], "shapes") == 0) {
+    non_square (formats, 2);
+    return 0;
+  }
   if (argc >= 3)
     return profile_one (argc, argv, formats,
         sizeof formats / sizeof formats[0]);
@@ -243,7 +299,7 @@ main (int argc, char **argv)
           sep, sizeof sep);
       r.p = p;
       double ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
-      npp_prepare (&r, fm, size);
+      npp_prepare (&r, fm, size, size);
       if (r.npp_ready) {
         double n = cf_bench_time_ms (npp_median, &r, REPS, SLOW_MS);
         snprintf (npp, sizeof npp, "%.3f", n);
@@ -284,34 +340,6 @@ main (int argc, char **argv)
     run_free (&r);
   }
 
-  /* cudamedian width x height (ultrasound speckle: longer along the beam):
-   * each against the square of its longer side, exact, AUTO. */
-  printf ("\n### Non-square windows, GRAY16, exact\n\n");
-  cf_bench_table ("window | ms | square | square ms | window / square");
-  {
-    Run r = { 0 };
-    static const int shapes[][2] = { {3, 9}, {3, 23}, {5, 15}, {1, 31},
-    {31, 1}, {9, 3}
-    };
-    run_init (&r, &formats[1]);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-      int w = shapes[i][0], h = shapes[i][1], side = w > h ? w : h;
-      CfMedianParams p = { w / 2, h / 2, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP,
-        1, CF_MEDIAN_KERNEL_AUTO
-      };
-      CfMedianParams sq = p;
-      double ms, sq_ms;
-
-      r.p = p;
-      ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
-      sq.radius_x = sq.radius_y = side / 2;
-      r.p = sq;
-      sq_ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
-      printf ("| %dx%d | %.3f | %dx%d | %.3f | %.2f |\n", w, h, ms, side,
-          side, sq_ms, ms / sq_ms);
-      fflush (stdout);
-    }
-    run_free (&r);
-  }
+  non_square (formats, 2);
   return 0;
 }

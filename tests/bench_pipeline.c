@@ -15,13 +15,15 @@
  * chain of three at 1 to 3 frames in flight, source to sink, beside the
  * non-live throughput of the same chain. Then scale: 4 streams of the
  * chain of three per GPU, round-robin over the GPUs (every GPU there is, or
- * the ids given), beside 4 streams on the first GPU alone.
+ * the ids given), beside 4 streams on the first GPU alone. Packed: YUY2
+ * and v210 beside Y42B and I422_10LE through cudabilateral,
+ * cudagaussianblur and the chain of three at 1080p and 4K.
  *
  * appsrc pushes pre-made frames (a new GstBuffer sharing their memory per
  * frame, no pixel work). Latency is from the element's sink pad to its src
  * pad, frame by frame; fps counts frames leaving after a warm-up.
  *   GST_PLUGIN_PATH=build/gst build/tests/bench_pipeline [SECONDS_PER_RUN]
- *       [all | chains | latency | scale [GPU ids...]]
+ *       [all | chains | packed | latency | scale [GPU ids...]]
  * Prints a markdown table; exits 77 without a GPU or the plugin. */
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -526,6 +528,43 @@ bench_chain_length (void)
   source_free (pinned);
 }
 
+/* Capture formats: packed 4:2:2 (YUY2 of webcams and grabbers, v210 of
+ * 10-bit SDI) beside their planar equivalents (Y42B, I422_10LE), through
+ * cudabilateral and cudagaussianblur and the chain of three, at 1080p and
+ * 4K, against the pinned copy floor of the same frames. */
+static void
+bench_packed (void)
+{
+  static const gint sizes[][2] = { {1920, 1080}, {3840, 2160} };
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_YUY2,
+    GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_v210, GST_VIDEO_FORMAT_I422_10LE
+  };
+  gchar *chain = g_strdup_printf (CHAIN3, " ! ", " ! ");
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+      const gchar *fname = gst_video_format_to_string (formats[i]);
+      gchar *size = g_strdup_printf ("%dx%d", sizes[s][0], sizes[s][1]);
+      Source *pinned = source_new (formats[i], sizes[s][0], sizes[s][1],
+          TRUE);
+      double floor_fps = copy_floor_fps (pinned, FLOOR_PINNED);
+      Result floor = { floor_fps, -1, 0, TRUE };
+
+      print_row (size, fname, floor_names[FLOOR_PINNED], "-", floor,
+          floor_fps, pinned->info.size);
+      chain_row (size, fname, "cudabilateral, pinned in",
+          "cudabilateral name=first frames-in-flight=2", pinned, floor_fps);
+      chain_row (size, fname, "cudagaussianblur sigma=2, pinned in",
+          "cudagaussianblur name=first sigma=2 frames-in-flight=2", pinned,
+          floor_fps);
+      chain_row (size, fname, "chain of 3, pinned in", chain, pinned,
+          floor_fps);
+      source_free (pinned);
+      g_free (size);
+    }
+  g_free (chain);
+}
+
 static void
 bench_chains (void)
 {
@@ -880,6 +919,12 @@ main (int argc, char **argv)
         "frames in flight | fps | latency ms | GB/s | of floor |\n"
         "|---|---|---|---|---|---|---|---|\n");
     bench_chains ();
+  }
+  if (g_str_equal (mode, "all") || g_str_equal (mode, "packed")) {
+    printf ("\nPacked 4:2:2 and their planar equivalents:\n\n| size | "
+        "format | path | frames in flight | fps | latency ms | GB/s | "
+        "of floor |\n|---|---|---|---|---|---|---|---|\n");
+    bench_packed ();
   }
   if (g_str_equal (mode, "all") || g_str_equal (mode, "latency"))
     bench_latency ();
