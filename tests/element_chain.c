@@ -20,7 +20,7 @@ static const gchar *const steps[] = { "cudamedian size=3",
 };
 
 static const gchar *const formats[] = { "GRAY8", "GRAY16_LE", "RGBA", "NV12",
-  "I420", "Y444_16LE"
+  "I420", "Y444_16LE", "YUY2", "v210"
 };
 
 /* Frames @in through a harness around @launch, pushed all at once (frames
