@@ -509,20 +509,8 @@ const gchar *const cf_cuda_test_formats[] = { "RGBA", "NV12", "I420",
   "Y444_10LE", "YUY2", "UYVY", "v210", NULL
 };
 
-/* Whether @name is one of the comma-separated @list. */
-static gboolean
-in_list (const gchar * list, const gchar * name)
-{
-  gchar **names = g_strsplit (list, ",", -1);
-  gboolean in = g_strv_contains ((const gchar * const *) names, name);
-
-  g_strfreev (names);
-  return in;
-}
-
 /* With a device, backend=cuda gives the CPU's frames within each
- * variant's tolerance. CF_CUDA_TEST_FORMATS (formats separated by commas)
- * keeps only those of the list (a GPU run short of time). */
+ * variant's tolerance (in the formats cf_test_format_wanted keeps). */
 GST_START_TEST (test_cuda_backend)
 {
   static const CfSize default_sizes[] = { {1, 1}, {7, 3}, {4097, 9},
@@ -541,10 +529,9 @@ GST_START_TEST (test_cuda_backend)
     for (guint s = 0; s <= last; s++) {
       gint w = sizes[s].width, h = sizes[s].height;
       gint max_diff;
-      const gchar *only = g_getenv ("CF_CUDA_TEST_FORMATS");
       gchar *props;
 
-      if (only && !in_list (only, formats[i]))
+      if (!cf_test_format_wanted (formats[i]))
         continue;
       for (guint k = 0; (props = entry->cuda_props (i, s, k, &max_diff)); k++) {
         gint diff = cf_cuda_vs_cpu (entry->name, props, formats[i],

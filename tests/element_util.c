@@ -270,6 +270,21 @@ cf_frames_alpha_equal (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
 }
 
 gboolean
+cf_test_format_wanted (const gchar * format)
+{
+  const gchar *only = g_getenv ("CF_TEST_FORMATS");
+  gchar **names;
+  gboolean wanted;
+
+  if (!only)
+    return TRUE;
+  names = g_strsplit (only, ",", -1);
+  wanted = g_strv_contains ((const gchar * const *) names, format);
+  g_strfreev (names);
+  return wanted;
+}
+
+gboolean
 cf_have_gpu (void)
 {
   return cf_device_count () > 0;

@@ -55,6 +55,11 @@ GstBuffer *cf_run_one (const gchar * launch, const gchar * format, gint width,
 gint cf_cuda_vs_cpu (const gchar * element, const gchar * props,
     const gchar * format, gint width, gint height, guint pad, guint32 seed);
 
+/* Whether a test that runs through a list of formats runs @format: yes,
+ * unless CF_TEST_FORMATS (formats separated by commas) is set and does not
+ * name it (a GPU run short of time). */
+gboolean cf_test_format_wanted (const gchar * format);
+
 /* Whether a CUDA device is present (element tests then also run the CUDA
  * backend against the CPU one). */
 gboolean cf_have_gpu (void);
