@@ -8,7 +8,8 @@
 
 G_BEGIN_DECLS
 /* Deep formats (all in GStreamer 1.22) are 16-bit samples whose full
- * scale is the format's: see gst_cf_formats_describe_plane (). */
+ * scale is the format's: see gst_cf_formats_describe_plane (). The packed
+ * 4:2:2 ones (YUY2, UYVY, YVYU, v210) are filtered through gstcfpacked.h. */
 #define CF_FORMATS "{ GRAY8, GRAY16_LE, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
   "xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y42B, Y444, " \
   "Y444_16LE, P010_10LE, P012_LE, P016_LE, I420_10LE, I422_10LE, " \
