@@ -73,25 +73,27 @@ template < typename T > __device__ __forceinline__ int
 measure (const Args & a, int x, int y, float sigma)
 {
   unsigned long long ssd = 0;
+  long long sum = 0;
   int n = 0;
 
-  for (int j = -1; j <= 1; j++) {
+  for (int j = -CF_TEMPORAL_R; j <= CF_TEMPORAL_R; j++) {
     int qy = cf_border_index (y + j, a.height, a.border);
     const T *sr = cf_row < T > (a.src, a.src_stride, qy);
     const T *pr = cf_row < T > (a.prev, a.prev_stride, qy);
-    for (int i = -1; i <= 1; i++) {
+    for (int i = -CF_TEMPORAL_R; i <= CF_TEMPORAL_R; i++) {
       int qx = cf_border_index (x + i, a.width, a.border);
       for (int c = 0; c < a.channels; c++) {
         if (!(a.motion & (1u << c)))
           continue;
         long long d = (long long) __ldg (&sr[qx * a.channels + c]) -
             (long long) __ldg (&pr[qx * a.channels + c]);
+        sum += d;
         ssd += (unsigned long long) (d * d);
         n++;
       }
     }
   }
-  return cf_temporal_f8 (ssd, n, sigma);
+  return cf_temporal_f8 (sum, ssd, n, sigma);
 }
 
 __device__ __forceinline__ int
@@ -137,8 +139,10 @@ blend (Args a)
       dr[i] = (T) cur;
       continue;
     }
-    float v = cf_temporal_blend (f, a.s, cur, (float) pr[i], (float) spr[i]);
-    dr[i] = (T) fminf (fmaxf (v + 0.5f, 0.0f), a.max);
+    unsigned past = pr[i];
+    float v = cf_temporal_blend (f, a.s, cur, (float) past, (float) spr[i]);
+    dr[i] = (T) cf_temporal_quantise (v, cf_temporal_dither (x, y, c,
+            (unsigned) sr[i], past), a.max);
   }
 }
 

@@ -9,13 +9,18 @@
  * spatial pass of src (the bilateral filter, or src itself when it is off)
  * and f in [0, 1] how still the pixel is. In adaptive mode f comes from
  * the mean squared difference between src and prev over the 3 x 3
- * neighbourhood and the motion channels, against the noise level sigma:
+ * neighbourhood and the motion channels, and from their mean, against
+ * the noise level sigma (n differences d):
  *
- *   z = sqrt (msd) / sigma,  f = clamp ((T1 - z) / (T1 - T0), 0, 1)
+ *   z = sqrt (sum d^2 / n) / sigma,   zm = |sum d| / (sqrt (n) sigma)
+ *   f = min (ramp (z, T0, T1), ramp (zm, M0, M1)),
+ *   ramp (z, a, b) = clamp ((b - z) / (b - a), 0, 1)
  *
- * so a difference the noise explains (z <= T0) keeps the full recursion
- * and one it cannot (z >= T1) takes the spatial pass alone: nothing
- * ghosts. f is quantised to a byte (f8 / 255), which the planes of a frame
+ * so a difference the noise explains keeps the full recursion and one it
+ * cannot takes the spatial pass alone: nothing ghosts. The squared
+ * measure sees texture that changes with a mean of 0, the mean sees
+ * smooth content that shifts by less than sigma per pixel (its noise is
+ * sigma / 3 over 9 pixels). f is quantised to a byte (f8 / 255), which the planes of a frame
  * share: plane 0 (luma) writes it to a map, chroma planes read the
  * smallest f8 under their footprint, so chroma follows luma. In
  * persistence mode f = 1 everywhere (a fixed recursive weight, as
@@ -39,11 +44,22 @@ extern "C" {
 /* z thresholds: the 3 x 3 mean of 9 squared differences of pure noise
  * stays under 1.6^2 sigma^2 but for 1 pixel in 300 (chi-square, 9 degrees
  * of freedom, with prev's own residual noise); 3.2 sigma is motion. */
-#define CF_TEMPORAL_T0 1.6f
-#define CF_TEMPORAL_T1 3.2f
+/* The motion window: (2 R + 1)^2 pixels. */
+#define CF_TEMPORAL_R 2
+#define CF_TEMPORAL_T0 1.4f
+#define CF_TEMPORAL_T1 2.2f
+/* zm is |N (0, 1)| for pure noise: over 2.0 for 1 pixel in 22, over 3.5
+ * for 1 in 2000. */
+#define CF_TEMPORAL_M0 2.5f
+#define CF_TEMPORAL_M1 3.5f
 /* The smallest noise level used, in sample units, so that z stays finite
  * on a noiseless picture. */
 #define CF_TEMPORAL_MIN_SIGMA 0.5f
+
+/* The spatial pass's sigma-space in pixels (radius 2: a 13-tap disc), as
+ * the element uses it: on moving pixels a small window keeps the edges that
+ * move sharp (docs/cudatemporaldenoise.md). */
+#define CF_TEMPORAL_SPATIAL_SIGMA 1.0
 
 typedef enum {
   CF_TEMPORAL_ADAPTIVE = 0,

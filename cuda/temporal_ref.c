@@ -79,10 +79,11 @@ measure (const CfPlane * src, const CfPlane * prev,
     const CfTemporalParams * p, int x, int y, float sigma)
 {
   unsigned long long ssd = 0;
+  long long sum = 0;
   int n = 0;
 
   for (int j = -1; j <= 1; j++)
-    for (int i = -1; i <= 1; i++) {
+    for (int i = -CF_TEMPORAL_R; i <= CF_TEMPORAL_R; i++) {
       int qx = cf_border_index (x + i, src->width, p->border);
       int qy = cf_border_index (y + j, src->height, p->border);
 
@@ -93,11 +94,12 @@ measure (const CfPlane * src, const CfPlane * prev,
           continue;
         d = (long long) cf_get_sample (src, qx, qy, c) -
             (long long) cf_get_sample (prev, qx, qy, c);
+        sum += d;
         ssd += (unsigned long long) (d * d);
         n++;
       }
     }
-  return cf_temporal_f8 (ssd, n, sigma);
+  return cf_temporal_f8 (sum, ssd, n, sigma);
 }
 
 /* The smallest f8 of the map under the footprint of pixel (x, y). */
@@ -156,14 +158,17 @@ cf_temporal_ref (const CfPlane * src, const CfPlane * prev,
         cf_put_sample (map, x, y, 0, (unsigned) f8);
       f = (float) f8 / 255.0f;
       for (int c = 0; c < src->channels; c++) {
+        unsigned cur = cf_get_sample (src, x, y, c);
+        unsigned past = cf_get_sample (prev, x, y, c);
         float v;
 
         if (!(p->channel_mask & (1u << c)))
           continue;
-        v = cf_temporal_blend (f, s, (float) cf_get_sample (src, x, y, c),
-            (float) cf_get_sample (prev, x, y, c),
+        v = cf_temporal_blend (f, s, (float) cur, (float) past,
             (float) cf_get_sample (&spatial, x, y, c));
-        cf_put_sample (dst, x, y, c, cf_round_clamp_to (v, cf_plane_max (dst)));
+        cf_put_sample (dst, x, y, c, cf_temporal_quantise (v,
+                cf_temporal_dither (x, y, c, cur, past),
+                (float) cf_plane_max (dst)));
       }
     }
   cf_copy_unmasked (src, dst, p->channel_mask);

@@ -49,8 +49,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_temporal_denoise_debug);
 #define DEFAULT_NOISE_LEVEL 0.0
 #define DEFAULT_MODE CF_TEMPORAL_ADAPTIVE
 #define DEFAULT_SPATIAL 0.1
-/* The spatial pass's sigma-space: a 7 x 7 disc (radius ceil (2 sigma)). */
-#define SPATIAL_SIGMA 1.5
 
 enum
 {
@@ -131,9 +129,9 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
     p.map_use = CF_TEMPORAL_MAP_WRITE;
   }
   if (props->spatial > 0.0) {
-    gst_cf_plane_axis (SPATIAL_SIGMA, 0, plane->w_sub,
+    gst_cf_plane_axis (CF_TEMPORAL_SPATIAL_SIGMA, 0, plane->w_sub,
         cf_bilateral_default_radius, &p.spatial.sigma_x, &p.spatial.radius_x);
-    gst_cf_plane_axis (SPATIAL_SIGMA, 0, plane->h_sub,
+    gst_cf_plane_axis (CF_TEMPORAL_SPATIAL_SIGMA, 0, plane->h_sub,
         cf_bilateral_default_radius, &p.spatial.sigma_y, &p.spatial.radius_y);
     p.spatial.sigma_range = props->spatial;
     p.spatial.mode = CF_BILATERAL_EXACT;

@@ -35,8 +35,10 @@ params_for (CfTemporalParams * t, int plane, unsigned mask, double noise,
   p.channel_mask = mask;
   p.motion_mask = plane ? 0 : mask;
   if (spatial > 0) {
-    p.spatial.sigma_x = p.spatial.sigma_y = plane ? 0.75 : 1.5;
-    p.spatial.radius_x = p.spatial.radius_y = plane ? 2 : 3;
+    p.spatial.sigma_x = p.spatial.sigma_y = CF_TEMPORAL_SPATIAL_SIGMA /
+        (plane ? 2 : 1);
+    p.spatial.radius_x = p.spatial.radius_y =
+        cf_bilateral_default_radius (p.spatial.sigma_x);
     p.spatial.sigma_range = spatial;
     p.spatial.mode = CF_BILATERAL_EXACT;
     p.spatial.distance = CF_BILATERAL_JOINT;

@@ -22,7 +22,6 @@ normal (GRand * rand)
 }
 
 #define ELEMENT "cudatemporaldenoise"
-#define SPATIAL_SIGMA 1.5
 
 typedef struct
 {
@@ -107,8 +106,8 @@ reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
       t.map_h_sub = hs;
     }
     if (props->spatial > 0) {
-      t.spatial.sigma_x = SPATIAL_SIGMA / (1 << ws);
-      t.spatial.sigma_y = SPATIAL_SIGMA / (1 << hs);
+      t.spatial.sigma_x = CF_TEMPORAL_SPATIAL_SIGMA / (1 << ws);
+      t.spatial.sigma_y = CF_TEMPORAL_SPATIAL_SIGMA / (1 << hs);
       t.spatial.radius_x = cf_bilateral_default_radius (t.spatial.sigma_x);
       t.spatial.radius_y = cf_bilateral_default_radius (t.spatial.sigma_y);
       t.spatial.sigma_range = props->spatial;
