@@ -576,7 +576,7 @@ GST_START_TEST (test_cuda_backend)
     "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE",
     "Y444_10LE"
   };
-  static const gint sizes[][2] = { {1, 1}, {7, 3}, {4097, 9}, {640, 361} };
+  static const gint sizes[][2] = { {7, 3}, {640, 361} };
 
   if (!cf_have_gpu ())
     return;
@@ -590,7 +590,7 @@ GST_START_TEST (test_cuda_backend)
             cases[c].props);
         gint d = run_sequence (gpu, cpu, NULL,
             gst_video_format_from_string (formats[f]), sizes[s][0],
-            sizes[s][1], s == 3 ? 40 : 0, 5, CF_BORDER_CLAMP, 2);
+            sizes[s][1], s == 1 ? 40 : 0, 5, CF_BORDER_CLAMP, 2);
 
         g_print ("cuda vs cpu: %s %s %dx%d: max diff %d\n", cases[c].props,
             formats[f], sizes[s][0], sizes[s][1], d);

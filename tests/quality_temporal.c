@@ -180,24 +180,37 @@ regions (const Seq * clean)
   return m;
 }
 
-/* PSNR of frames [N/2, N) in @region (0: every pixel) of frame k alone
- * when k >= 0. */
+/* PSNR of frames [N/2, N), or of frame k alone when k >= 0, in each
+ * region: v[0] every pixel, v[1] still, v[2] moving. */
+static void
+psnr3 (const Seq * a, const Seq * clean, const unsigned char *m, int k,
+    double v[3])
+{
+  double se[3] = { 0 }, full = a->depth > 8 ? 65535 : 255;
+  long n[3] = { 0 };
+  for (int f = k >= 0 ? k : N / 2; f < (k >= 0 ? k + 1 : N); f++)
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+        int r = m[(size_t) f * W * H + y * W + x];
+        double d = get (&a->f[f], x, y) - get (&clean->f[f], x, y);
+        se[0] += d * d;
+        n[0]++;
+        if (r) {
+          se[r] += d * d;
+          n[r]++;
+        }
+      }
+  for (int r = 0; r < 3; r++)
+    v[r] = n[r] ? 10 * log10 (full * full / (se[r] / n[r])) : 0;
+}
+
 static double
 psnr (const Seq * a, const Seq * clean, const unsigned char *m, int region,
     int k)
 {
-  double se = 0, full = a->depth > 8 ? 65535 : 255;
-  long n = 0;
-  for (int f = k >= 0 ? k : N / 2; f < (k >= 0 ? k + 1 : N); f++)
-    for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++) {
-        if (region && m[(size_t) f * W * H + y * W + x] != region)
-          continue;
-        double d = get (&a->f[f], x, y) - get (&clean->f[f], x, y);
-        se += d * d;
-        n++;
-      }
-  return n ? 10 * log10 (full * full / (se / n)) : 0;
+  double v[3];
+  psnr3 (a, clean, m, k, v);
+  return v[region];
 }
 
 /* ---- filters, on the CPU or the GPU ------------------------------------ */
@@ -333,9 +346,11 @@ run (const Noise * nz, FILE * csv)
   for (size_t s = 0; s < sizeof spaces / sizeof spaces[0]; s++)
     for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
       CfBilateralParams b = bilateral_params (spaces[s], ranges[r]);
+      double v3[3];
       bilateral_seq (&noisy, &tmp, &b);
+      psnr3 (&tmp, &clean, m, -1, v3);
       for (int region = 0; region < 3; region++) {
-        double v = psnr (&tmp, &clean, m, region, -1);
+        double v = v3[region];
         if (v > best[region]) {
           best[region] = v;
           best_range[region] = ranges[r];
