@@ -12,10 +12,13 @@
  * the best bilateral's range), and cudatemporaldenoise then the best
  * bilateral.
  *
- *   quality_temporal [--gpu] [--size WxH] [--frames N] [--csv FILE] [--check]
+ *   quality_temporal [--gpu] [--size WxH] [--frames N] [--csv FILE]
+ *       [--dump FILE] [--only K] [--check]
  *
  * On the CPU by the references (CI, small size), on the GPU by the kernels
- * with --gpu. --csv writes the per-frame PSNR of the whole frame; --check
+ * with --gpu. --csv writes the per-frame PSNR of the whole frame, --dump
+ * the last frames side by side as raw GRAY8 (3W x H), --only K runs
+ * sequence K (0..3) alone; --check
  * asserts on every sequence: still >= noisy + 8 dB and >= best spatial
  * + 3 dB, moving >= best spatial - 0.5 dB (temporal with its spatial
  * pass), exit 1 otherwise. */
@@ -30,7 +33,10 @@
 #define MAX_FRAMES 64
 #define STRENGTH 0.9
 
-static int W = 160, H = 96, N = 30, use_gpu = 0;
+static int W = 128, H = 80, N = 40, use_gpu = 0;
+/* --dump: the last frame of each sequence, noisy | best bilateral |
+ * temporal, side by side (8-bit: 16-bit frames shifted down) */
+static FILE *dump;
 static CfStream stream;
 static CfScratch scratch;
 
@@ -412,6 +418,19 @@ run (const Noise * nz, FILE * csv)
     }
     seq_free (&tb);
   }
+  if (dump) {
+    CfBilateralParams b = bilateral_params (best_space[0], best_range[0]);
+    Seq bl;
+    const Seq *panels[3] = { &noisy, &bl, &tbest };
+    bilateral_seq (&noisy, &bl, &b);
+    for (int y = 0; y < H; y++)
+      for (int i = 0; i < 3; i++)
+        for (int x = 0; x < W; x++) {
+          double v = get (&panels[i]->f[N - 1], x, y);
+          fputc ((int) (nz->depth > 8 ? v / 257 : v), dump);
+        }
+    seq_free (&bl);
+  }
   if (t_still < n_still + 8 || t_still < best[1] + 3) {
     printf ("FAIL %s: still %.2f dB: noisy %.2f + 8, best spatial %.2f + 3\n",
         nz->name, t_still, n_still, best[1]);
@@ -436,7 +455,7 @@ main (int argc, char **argv)
     {"GRAY8 sigma 5", 8, 5}, {"GRAY8 sigma 10", 8, 10},
     {"GRAY8 sigma 25", 8, 25}, {"GRAY16_LE speckle 16 looks", 16, -1},
   };
-  int do_check = 0, ok = 1;
+  int do_check = 0, ok = 1, only = -1;
   FILE *csv = NULL;
 
   for (int a = 1; a < argc; a++) {
@@ -448,11 +467,15 @@ main (int argc, char **argv)
       sscanf (argv[++a], "%dx%d", &W, &H);
     else if (!strcmp (argv[a], "--frames") && a + 1 < argc)
       N = atoi (argv[++a]);
+    else if (!strcmp (argv[a], "--dump") && a + 1 < argc)
+      dump = fopen (argv[++a], "wb");
+    else if (!strcmp (argv[a], "--only") && a + 1 < argc)
+      only = atoi (argv[++a]);
     else if (!strcmp (argv[a], "--csv") && a + 1 < argc)
       csv = fopen (argv[++a], "w");
     else {
       fprintf (stderr, "usage: %s [--gpu] [--size WxH] [--frames N] "
-          "[--csv FILE] [--check]\n", argv[0]);
+          "[--csv FILE] [--dump FILE] [--only K] [--check]\n", argv[0]);
       return 2;
     }
   }
@@ -467,9 +490,12 @@ main (int argc, char **argv)
   if (csv)
     fprintf (csv, "noise,frame,noisy,bilateral,temporal,temporal+bilateral\n");
   for (size_t i = 0; i < sizeof noises / sizeof noises[0]; i++)
-    ok &= run (&noises[i], csv);
+    if (only < 0 || (size_t) only == i)
+      ok &= run (&noises[i], csv);
   if (csv)
     fclose (csv);
+  if (dump)
+    fclose (dump);
   if (use_gpu) {
     cf_scratch_release (&scratch);
     cf_stream_destroy (stream);
