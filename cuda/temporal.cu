@@ -1,7 +1,7 @@
-/* Temporal filter kernels: the noise estimate (a block sum of Immerkaer's
+/* Temporal filter kernels: the noise estimate (block sums of Immerkaer's
  * mask responses, added atomically in 64-bit integers, so the sum is exact
- * and the same as the reference's), then one pass that measures motion,
- * blends and writes. The bilateral spatial pass, where on, is
+ * and the same as the reference's), then one pass that measures motion
+ * (exact integer window sums), blends and writes. The bilateral spatial pass, where on, is
  * cf_bilateral's own kernel into scratch before the blend. */
 #include "temporal.h"
 #include "temporal_math.h"
@@ -28,72 +28,64 @@ struct Args {
   const unsigned long long *sum;        /* estimate: sum, count; or NULL */
 };
 
-template < typename T > __global__ void
-noise_sum (const void *src, size_t stride, int width, int height,
-    int channels, unsigned motion, unsigned long long *sum)
-{
-  __shared__ unsigned long long block_sum[BX * BY];
-  __shared__ unsigned long long block_count[BX * BY];
-  int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
-  int t = threadIdx.y * BX + threadIdx.x;
-  unsigned long long s = 0, n = 0;
+/* The exact sums the motion test takes: 32-bit for 8-bit samples (25
+ * pixels x 3 channels x 255^2 fits), 64-bit for 16-bit ones. */
+template < typename T > struct Acc;
+template <> struct Acc <unsigned char> {
+  typedef int sum;
+  typedef unsigned sq;
+};
+template <> struct Acc <unsigned short> {
+  typedef long long sum;
+  typedef unsigned long long sq;
+};
 
-  if (x >= 1 && y >= 1 && x + 1 < width && y + 1 < height)
-    for (int c = 0; c < channels; c++) {
-      if (!(motion & (1u << c)))
-        continue;
-      long long r = 0;
-      for (int j = -1; j <= 1; j++) {
-        const T *row = cf_row < T > (src, stride, y + j);
-        int w0 = j ? 1 : -2;
-        r += w0 * (long long) row[(x - 1) * channels + c]
-            - 2 * w0 * (long long) row[x * channels + c]
-            + w0 * (long long) row[(x + 1) * channels + c];
-      }
-      s += (unsigned long long) (r < 0 ? -r : r);
-      n++;
-    }
-  block_sum[t] = s;
-  block_count[t] = n;
+/* Sums @v over the block (BX * BY threads) into *@out, one atomic a block. */
+__device__ __forceinline__ void
+block_add (unsigned long long v, unsigned long long *out, unsigned long long *warps)
+{
+  int t = threadIdx.y * BX + threadIdx.x;
+  for (int k = 16; k > 0; k >>= 1)
+    v += __shfl_down_sync (0xffffffffu, v, k);
+  if ((t & 31) == 0)
+    warps[t >> 5] = v;
   __syncthreads ();
-  for (int k = BX * BY / 2; k > 0; k >>= 1) {
-    if (t < k) {
-      block_sum[t] += block_sum[t + k];
-      block_count[t] += block_count[t + k];
-    }
-    __syncthreads ();
-  }
-  if (t == 0 && block_count[0]) {
-    atomicAdd (sum, block_sum[0]);
-    atomicAdd (sum + 1, block_count[0]);
+  if (t == 0) {
+    for (int w = 1; w < BX * BY / 32; w++)
+      v += warps[w];
+    if (v)
+      atomicAdd (out, v);
   }
 }
 
-template < typename T > __device__ __forceinline__ int
-measure (const Args & a, int x, int y, float sigma)
+/* Immerkaer's sum over the interior samples of the motion channels. */
+template < typename T > __global__ void
+__launch_bounds__ (BX * BY) noise_sum (const void *src, size_t stride,
+    int width, int height, int channels, unsigned motion,
+    unsigned long long *sum)
 {
-  unsigned long long ssd = 0;
-  long long sum = 0;
-  int n = 0;
+  __shared__ unsigned long long warps[2][BX * BY / 32];
+  int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
+  unsigned s = 0, n = 0;
 
-  for (int j = -CF_TEMPORAL_R; j <= CF_TEMPORAL_R; j++) {
-    int qy = cf_border_index (y + j, a.height, a.border);
-    const T *sr = cf_row < T > (a.src, a.src_stride, qy);
-    const T *pr = cf_row < T > (a.prev, a.prev_stride, qy);
-    for (int i = -CF_TEMPORAL_R; i <= CF_TEMPORAL_R; i++) {
-      int qx = cf_border_index (x + i, a.width, a.border);
-      for (int c = 0; c < a.channels; c++) {
-        if (!(a.motion & (1u << c)))
-          continue;
-        long long d = (long long) __ldg (&sr[qx * a.channels + c]) -
-            (long long) __ldg (&pr[qx * a.channels + c]);
-        sum += d;
-        ssd += (unsigned long long) (d * d);
-        n++;
-      }
+  if (x >= 1 && y >= 1 && x + 1 < width && y + 1 < height) {
+    const T *r0 = cf_row < T > (src, stride, y - 1);
+    const T *r1 = cf_row < T > (src, stride, y);
+    const T *r2 = cf_row < T > (src, stride, y + 1);
+    for (int c = 0; c < channels; c++) {
+      if (!(motion & (1u << c)))
+        continue;
+      int i = x * channels + c, l = i - channels, r = i + channels;
+      /* |r| <= 16 x 65535: an int */
+      int v = (int) r0[l] - 2 * (int) r0[i] + (int) r0[r]
+          - 2 * ((int) r1[l] - 2 * (int) r1[i] + (int) r1[r])
+          + (int) r2[l] - 2 * (int) r2[i] + (int) r2[r];
+      s += (unsigned) abs (v);
+      n++;
     }
   }
-  return cf_temporal_f8 (sum, ssd, n, sigma);
+  block_add (s, sum, warps[0]);
+  block_add (n, sum + 1, warps[1]);
 }
 
 __device__ __forceinline__ int
@@ -110,20 +102,78 @@ map_read (const Args & a, int x, int y)
   return f8;
 }
 
+constexpr int R = CF_TEMPORAL_R;
+constexpr int TW = BX + 2 * R, TH = BY + 2 * R;
+
+/* One block: BX x BY pixels. Where it measures, the differences of the
+ * motion channels of the tile and its halo (border-mapped) go to shared
+ * memory as per-pixel sums of d and d^2, summed along rows then columns,
+ * so each pixel reads 2 x (2R + 1) values, not 2 x (2R + 1)^2. */
 template < typename T > __global__ void
-blend (Args a)
+__launch_bounds__ (BX * BY) blend (Args a)
 {
-  int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
+  typedef typename Acc < T >::sum S;
+  typedef typename Acc < T >::sq Q;
+  __shared__ S d1[TH][TW];
+  __shared__ Q d2[TH][TW];
+  __shared__ S h1[TH][BX];
+  __shared__ Q h2[TH][BX];
+  int tx = threadIdx.x, ty = threadIdx.y, t = ty * BX + tx;
+  int x0 = blockIdx.x * BX, y0 = blockIdx.y * BY;
+  int x = x0 + tx, y = y0 + ty;
+  int measure = a.adaptive && a.map_use != CF_TEMPORAL_MAP_READ;
+  float sigma = a.sigma;
+  int f8 = 255;
+
+  if (measure) {                /* the same for the whole launch */
+    int nm = __popc (a.motion);
+    for (int k = t; k < TW * TH; k += BX * BY) {
+      int ky = k / TW, kx = k - ky * TW;
+      int qx = cf_border_index (x0 + kx - R, a.width, a.border);
+      int qy = cf_border_index (y0 + ky - R, a.height, a.border);
+      const T *sr = cf_row < T > (a.src, a.src_stride, qy);
+      const T *pr = cf_row < T > (a.prev, a.prev_stride, qy);
+      S v1 = 0;
+      Q v2 = 0;
+      for (int c = 0; c < a.channels; c++) {
+        if (!(a.motion & (1u << c)))
+          continue;
+        int d = (int) __ldg (&sr[qx * a.channels + c]) -
+            (int) __ldg (&pr[qx * a.channels + c]);
+        v1 += d;
+        v2 += (Q) ((long long) d * d);
+      }
+      d1[ky][kx] = v1;
+      d2[ky][kx] = v2;
+    }
+    __syncthreads ();
+    for (int k = t; k < TH * BX; k += BX * BY) {
+      int ky = k / BX, kx = k - ky * BX;
+      S v1 = 0;
+      Q v2 = 0;
+      for (int i = 0; i <= 2 * R; i++) {
+        v1 += d1[ky][kx + i];
+        v2 += d2[ky][kx + i];
+      }
+      h1[ky][kx] = v1;
+      h2[ky][kx] = v2;
+    }
+    __syncthreads ();
+    if (a.sum)
+      sigma = cf_temporal_sigma_from_sum (a.sum[0], a.sum[1]);
+    S v1 = 0;
+    Q v2 = 0;
+    for (int j = 0; j <= 2 * R; j++) {
+      v1 += h1[ty + j][tx];
+      v2 += h2[ty + j][tx];
+    }
+    f8 = cf_temporal_f8 ((long long) v1, (unsigned long long) v2,
+        (2 * R + 1) * (2 * R + 1) * nm, sigma);
+  }
   if (x >= a.width || y >= a.height)
     return;
-
-  float sigma = a.sum ? cf_temporal_sigma_from_sum (a.sum[0], a.sum[1]) :
-      a.sigma;
-  int f8 = 255;
   if (a.adaptive && a.map_use == CF_TEMPORAL_MAP_READ)
     f8 = map_read (a, x, y);
-  else if (a.adaptive)
-    f8 = measure < T > (a, x, y, sigma);
   if (a.adaptive && a.map_use == CF_TEMPORAL_MAP_WRITE)
     a.map[(size_t) y * a.map_stride + x] = (unsigned char) f8;
   float f = (float) f8 / 255.0f;
@@ -134,15 +184,16 @@ blend (Args a)
   T *dr = cf_row < T > (a.dst, a.dst_stride, y);
   for (int c = 0; c < a.channels; c++) {
     int i = x * a.channels + c;
-    float cur = sr[i];
+    unsigned cur = sr[i];
     if (!(a.mask & (1u << c))) {
       dr[i] = (T) cur;
       continue;
     }
     unsigned past = pr[i];
-    float v = cf_temporal_blend (f, a.s, cur, (float) past, (float) spr[i]);
-    dr[i] = (T) cf_temporal_quantise (v, cf_temporal_dither (x, y, c,
-            (unsigned) sr[i], past), a.max);
+    float v = cf_temporal_blend (f, a.s, (float) cur, (float) past,
+        (float) spr[i]);
+    dr[i] = (T) cf_temporal_quantise (v, cf_temporal_dither (x, y, c, cur,
+            past), a.max);
   }
 }
 
