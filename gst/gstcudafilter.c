@@ -415,8 +415,7 @@ gst_cuda_filter_transform_caps (GstBaseTransform * trans,
 /* A stateful filter's history for the new format (gstcfhistory.h), on the
  * CPU backend: @st says whether it was made. */
 static gboolean
-history_allocated (GstCudaFilter * self, const GstVideoInfo * info,
-    CfStatus st)
+history_allocated (GstCudaFilter * self, const GstVideoInfo * info, CfStatus st)
 {
   if (st == CF_OK)
     return TRUE;

@@ -116,8 +116,7 @@ reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
       t.spatial.border = border;
       t.spatial.channel_mask = colour;
     }
-    fail_unless_equals_int (cf_temporal_ref (&src, &pv, &dst, &map, &t),
-        CF_OK);
+    fail_unless_equals_int (cf_temporal_ref (&src, &pv, &dst, &map, &t), CF_OK);
   }
   g_free (map.data);
   gst_video_frame_unmap (&fprev);
@@ -274,6 +273,10 @@ GST_START_TEST (test_every_template_format)
 
 GST_END_TEST;
 
+static const Props padded_props = { CF_TEMPORAL_ADAPTIVE, 0.7, 0, 0.1 };
+static const Props order_props = { CF_TEMPORAL_ADAPTIVE, 0.8, 8, 0 };
+static const Props live_props = { CF_TEMPORAL_PERSISTENCE, 0.5, 4, 0 };
+
 /* Padded rows (GstVideoMeta) give the reference's frames. */
 GST_START_TEST (test_padded_strides)
 {
@@ -284,9 +287,7 @@ GST_START_TEST (test_padded_strides)
 
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     run_sequence (ELEMENT " strength=0.7 spatial=0.1 backend=cpu", NULL,
-        &(Props) {
-        CF_TEMPORAL_ADAPTIVE, 0.7, 0, 0.1}, formats[i], 31, 13, 24, 4,
-        CF_BORDER_CLAMP, 0);
+        &padded_props, formats[i], 31, 13, 24, 4, CF_BORDER_CLAMP, 0);
 }
 
 GST_END_TEST;
@@ -379,9 +380,8 @@ GST_END_TEST;
 GST_START_TEST (test_frames_in_flight_keep_order)
 {
   run_sequence (ELEMENT " strength=0.8 noise-level=8 spatial=0 backend=cpu "
-      "frames-in-flight=4", NULL, &(Props) {
-      CF_TEMPORAL_ADAPTIVE, 0.8, 8, 0}, GST_VIDEO_FORMAT_NV12, 64, 48, 0, 12,
-      CF_BORDER_CLAMP, 0);
+      "frames-in-flight=4", NULL, &order_props, GST_VIDEO_FORMAT_NV12, 64, 48,
+      0, 12, CF_BORDER_CLAMP, 0);
 }
 
 GST_END_TEST;
@@ -427,8 +427,8 @@ GST_START_TEST (test_live_property_change)
   gst_buffer_unref (out);
   set (h, "mode", CF_TEMPORAL_PERSISTENCE, "strength", 0.5, NULL);
   out = gst_harness_push_and_pull (h, gst_buffer_ref (a));
-  want = reference (a, b, GST_VIDEO_FORMAT_GRAY8, 16, 8, &(Props) {
-      CF_TEMPORAL_PERSISTENCE, 0.5, 4, 0}, CF_BORDER_CLAMP);
+  want = reference (a, b, GST_VIDEO_FORMAT_GRAY8, 16, 8, &live_props,
+      CF_BORDER_CLAMP);
   fail_unless_equals_int (cf_frames_max_diff (out, want,
           GST_VIDEO_FORMAT_GRAY8, 16, 8), 0);
   fail_unless (cf_frames_max_diff (out, a, GST_VIDEO_FORMAT_GRAY8, 16, 8) > 0);

@@ -82,7 +82,8 @@ max_diff (const CfPlane * a, const CfPlane * b, int *fx, int *fy)
 /* A plane pair: plane 0 (@channels0, its luma or all colour channels
  * measured) and, where @chroma_channels, a chroma plane subsampled by
  * (@ws, @hs) steered by plane 0's map. */
-typedef struct {
+typedef struct
+{
   int w, h, channels, depth;
   unsigned max, mask, motion;
   int chroma_channels, ws, hs;
@@ -230,16 +231,20 @@ main (void)
   static const Layout layouts[] = {
     {0, 0, 1, 8, 0, 0x1, 0x1, 0, 0, 0},
     {0, 0, 1, 16, 0, 0x1, 0x1, 0, 0, 0},
-    {0, 0, 4, 8, 0, 0x7, 0x7, 0, 0, 0},       /* RGBA */
-    {0, 0, 3, 8, 0, 0x7, 0x7, 0, 0, 0},       /* RGB */
-    {0, 0, 4, 8, 0, 0xE, 0x2, 0, 0, 0},       /* AYUV: Y measured */
-    {0, 0, 1, 8, 0, 0x1, 0x1, 2, 1, 1},       /* NV12 */
-    {0, 0, 1, 8, 0, 0x1, 0x1, 1, 1, 1},       /* I420 */
-    {0, 0, 1, 16, 1023, 0x1, 0x1, 1, 1, 0},   /* I422_10LE */
-    {0, 0, 1, 16, 0xffc0, 0x1, 0x1, 2, 1, 1}, /* P010 */
-    {0, 0, 1, 16, 0, 0x1, 0x1, 1, 0, 0},      /* Y444_16LE */
+    {0, 0, 4, 8, 0, 0x7, 0x7, 0, 0, 0}, /* RGBA */
+    {0, 0, 3, 8, 0, 0x7, 0x7, 0, 0, 0}, /* RGB */
+    {0, 0, 4, 8, 0, 0xE, 0x2, 0, 0, 0}, /* AYUV: Y measured */
+    {0, 0, 1, 8, 0, 0x1, 0x1, 2, 1, 1}, /* NV12 */
+    {0, 0, 1, 8, 0, 0x1, 0x1, 1, 1, 1}, /* I420 */
+    {0, 0, 1, 16, 1023, 0x1, 0x1, 1, 1, 0},     /* I422_10LE */
+    {0, 0, 1, 16, 0xffc0, 0x1, 0x1, 2, 1, 1},   /* P010 */
+    {0, 0, 1, 16, 0, 0x1, 0x1, 1, 0, 0},        /* Y444_16LE */
   };
-  static const struct { CfTemporalMode mode; double s, noise, spatial; }
+  static const struct
+  {
+    CfTemporalMode mode;
+    double s, noise, spatial;
+  }
   params[] = {
     {CF_TEMPORAL_ADAPTIVE, 0.8, 0.0, 0.0},
     {CF_TEMPORAL_ADAPTIVE, 0.8, 6.0, 0.1},
