@@ -603,6 +603,39 @@ GST_START_TEST (test_cuda_backend)
 
 GST_END_TEST;
 
+/* With a device: in a chain, where frames come and go in device memory
+ * (the hand-off), the history works as with host memory: the chain on
+ * the GPU against the same chain on the CPU, one and three frames in
+ * flight. */
+GST_START_TEST (test_cuda_chain)
+{
+  static const gchar *formats[] = { "NV12", "GRAY16_LE", "RGBA" };
+
+  if (!cf_have_gpu ())
+    return;
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint fif = 1; fif <= 3; fif += 2) {
+      gchar *chain[2];
+
+      for (guint b = 0; b < 2; b++)
+        chain[b] = g_strdup_printf ("cudamedian size=3 backend=%s "
+            "frames-in-flight=%u ! " ELEMENT " noise-level=8 backend=%s "
+            "frames-in-flight=%u ! cudagaussianblur sigma=1 backend=%s "
+            "frames-in-flight=%u", b ? "cpu" : "cuda", fif,
+            b ? "cpu" : "cuda", fif, b ? "cpu" : "cuda", fif);
+      gint d = run_sequence (chain[0], chain[1], NULL,
+          gst_video_format_from_string (formats[f]), 320, 181, 0, 8,
+          CF_BORDER_CLAMP, 3);
+
+      g_print ("cuda chain vs cpu: %s frames-in-flight=%u: max diff %d\n",
+          formats[f], fif, d);
+      g_free (chain[0]);
+      g_free (chain[1]);
+    }
+}
+
+GST_END_TEST;
+
 static Suite *
 cudatemporaldenoise_suite (void)
 {
@@ -622,6 +655,7 @@ cudatemporaldenoise_suite (void)
   tcase_add_test (tc, test_cut_passes_through);
   tcase_add_test (tc, test_cuda_backend_without_gpu_is_an_error);
   tcase_add_test (tc, test_cuda_backend);
+  tcase_add_test (tc, test_cuda_chain);
   return s;
 }
 
