@@ -58,17 +58,24 @@ block_add (unsigned long long v, unsigned long long *out, unsigned long long *wa
   }
 }
 
-/* Immerkaer's sum over the interior samples of the motion channels. */
+/* Immerkaer's sum over the interior samples of the motion channels. A
+ * block takes every NOISE_BANDS-th band of rows, so that few blocks add to
+ * the one address (same-address atomics serialise). */
+constexpr int NOISE_BANDS = 16;
+
 template < typename T > __global__ void
 __launch_bounds__ (BX * BY) noise_sum (const void *src, size_t stride,
     int width, int height, int channels, unsigned motion,
     unsigned long long *sum)
 {
   __shared__ unsigned long long warps[2][BX * BY / 32];
-  int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
-  unsigned s = 0, n = 0;
+  int x = blockIdx.x * BX + threadIdx.x;
+  unsigned long long s = 0, n = 0;
 
-  if (x >= 1 && y >= 1 && x + 1 < width && y + 1 < height) {
+  for (int y = blockIdx.y * BY + threadIdx.y; y < height;
+      y += gridDim.y * BY) {
+    if (x < 1 || y < 1 || x + 1 >= width || y + 1 >= height)
+      continue;
     const T *r0 = cf_row < T > (src, stride, y - 1);
     const T *r1 = cf_row < T > (src, stride, y);
     const T *r2 = cf_row < T > (src, stride, y + 1);
@@ -76,7 +83,7 @@ __launch_bounds__ (BX * BY) noise_sum (const void *src, size_t stride,
       if (!(motion & (1u << c)))
         continue;
       int i = x * channels + c, l = i - channels, r = i + channels;
-      /* |r| <= 16 x 65535: an int */
+      /* |v| <= 16 x 65535: an int */
       int v = (int) r0[l] - 2 * (int) r0[i] + (int) r0[r]
           - 2 * ((int) r1[l] - 2 * (int) r1[i] + (int) r1[r])
           + (int) r2[l] - 2 * (int) r2[i] + (int) r2[r];
@@ -251,7 +258,8 @@ launch (const CfExec * exec, const CfPlane * src, const CfPlane * prev,
             exec->stream));
     if (st != CF_OK)
       return st;
-    noise_sum < T > <<<grid, block, 0, exec->stream >>> (src->data,
+    dim3 bands (grid.x, grid.y < NOISE_BANDS ? grid.y : NOISE_BANDS);
+    noise_sum < T > <<<bands, block, 0, exec->stream >>> (src->data,
         src->stride, src->width, src->height, src->channels, p->motion_mask,
         sum);
     a.sum = sum;

@@ -8,7 +8,7 @@
  * with s the strength (how much a still pixel leans on the past), S the
  * spatial pass of src (the bilateral filter, or src itself when it is off)
  * and f in [0, 1] how still the pixel is. In adaptive mode f comes from
- * the mean squared difference between src and prev over the 3 x 3
+ * the mean squared difference between src and prev over the 5 x 5
  * neighbourhood and the motion channels, and from their mean, against
  * the noise level sigma (n differences d):
  *
@@ -20,9 +20,11 @@
  * cannot takes the spatial pass alone: nothing ghosts. The squared
  * measure sees texture that changes with a mean of 0, the mean sees
  * smooth content that shifts by less than sigma per pixel (its noise is
- * sigma / 3 over 9 pixels). f is quantised to a byte (f8 / 255), which the planes of a frame
- * share: plane 0 (luma) writes it to a map, chroma planes read the
- * smallest f8 under their footprint, so chroma follows luma. In
+ * sigma / 5 over 25 pixels). The output is floor (out + dither)
+ * (temporal_math.h says why). f is quantised to a byte (f8 / 255), which
+ * the planes of a frame share: plane 0 (luma) writes it to a map, chroma
+ * planes read the smallest f8 under their footprint, so chroma follows
+ * luma. In
  * persistence mode f = 1 everywhere (a fixed recursive weight, as
  * ultrasound consoles do) and there is no spatial pass.
  *
@@ -41,17 +43,17 @@
 extern "C" {
 #endif
 
-/* z thresholds: the 3 x 3 mean of 9 squared differences of pure noise
- * stays under 1.6^2 sigma^2 but for 1 pixel in 300 (chi-square, 9 degrees
- * of freedom, with prev's own residual noise); 3.2 sigma is motion. */
-/* The motion window: (2 R + 1)^2 pixels. */
+/* The motion window: (2 R + 1)^2 pixels. The mean of its 25 squared
+ * differences of pure noise stays under 1.4^2 sigma^2 but for about 1
+ * pixel in 300 (chi-square, 25 degrees of freedom, with prev's residual
+ * noise); 2.2 sigma is motion. */
 #define CF_TEMPORAL_R 2
 #define CF_TEMPORAL_T0 1.4f
 #define CF_TEMPORAL_T1 2.2f
-/* zm is |N (0, 1)| for pure noise: over 2.0 for 1 pixel in 22, over 3.5
- * for 1 in 2000. */
-#define CF_TEMPORAL_M0 2.5f
-#define CF_TEMPORAL_M1 3.5f
+/* zm is |N (0, 1)| for pure noise: over 2.7 for 1 pixel in 140, over 3.7
+ * for 1 in 4600. */
+#define CF_TEMPORAL_M0 2.7f
+#define CF_TEMPORAL_M1 3.7f
 /* The smallest noise level used, in sample units, so that z stays finite
  * on a noiseless picture. */
 #define CF_TEMPORAL_MIN_SIGMA 0.5f

@@ -73,7 +73,7 @@ cf_temporal_noise_sum_ref (const CfPlane * src, unsigned motion_mask,
       }
 }
 
-/* How still pixel (x, y) is, from the 3 x 3 window of the motion channels. */
+/* How still pixel (x, y) is, from the window of the motion channels. */
 static int
 measure (const CfPlane * src, const CfPlane * prev,
     const CfTemporalParams * p, int x, int y, float sigma)
@@ -82,7 +82,7 @@ measure (const CfPlane * src, const CfPlane * prev,
   long long sum = 0;
   int n = 0;
 
-  for (int j = -1; j <= 1; j++)
+  for (int j = -CF_TEMPORAL_R; j <= CF_TEMPORAL_R; j++)
     for (int i = -CF_TEMPORAL_R; i <= CF_TEMPORAL_R; i++) {
       int qx = cf_border_index (x + i, src->width, p->border);
       int qy = cf_border_index (y + j, src->height, p->border);
