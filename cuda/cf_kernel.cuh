@@ -74,6 +74,15 @@ cf_round_to (float v)
   return (T) cf_round_up_clamped < T > (v);
 }
 
+/* A sample (below 2^23) as a float, without the int-to-float conversion,
+ * a quarter-rate instruction that bounds kernels converting many samples:
+ * the sample becomes the low mantissa bits of 2^23, which is subtracted. */
+__device__ __forceinline__ float
+cf_sample_float (unsigned v)
+{
+  return __uint_as_float (0x4B000000u | v) - 8388608.0f;
+}
+
 template < typename T > __device__ __forceinline__ const T *
 cf_row (const void *base, size_t stride, int y)
 {

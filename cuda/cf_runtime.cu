@@ -126,6 +126,35 @@ cf_stream_synchronize (CfStream stream)
 }
 
 extern "C" CfStatus
+cf_event_create (CfEvent * event)
+{
+  *event = NULL;
+  return cf_status_from_cuda (cudaEventCreateWithFlags ((cudaEvent_t *) event,
+          cudaEventDisableTiming));
+}
+
+extern "C" void
+cf_event_destroy (CfEvent event)
+{
+  if (event)
+    cudaEventDestroy ((cudaEvent_t) event);
+}
+
+extern "C" CfStatus
+cf_event_record (CfEvent event, CfStream stream)
+{
+  return cf_status_from_cuda (cudaEventRecord ((cudaEvent_t) event,
+          (cudaStream_t) stream));
+}
+
+extern "C" CfStatus
+cf_stream_wait_event (CfStream stream, CfEvent event)
+{
+  return cf_status_from_cuda (cudaStreamWaitEvent ((cudaStream_t) stream,
+          (cudaEvent_t) event, 0));
+}
+
+extern "C" CfStatus
 cf_device_alloc_2d (void **ptr, size_t * stride, size_t row_bytes, int rows)
 {
   *ptr = NULL;

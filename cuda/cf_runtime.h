@@ -19,6 +19,14 @@ CfStatus cf_stream_create (CfStream * stream);
 void cf_stream_destroy (CfStream stream);
 CfStatus cf_stream_synchronize (CfStream stream);
 
+/* An event (no timing) to order work across streams: wait_event makes
+ * @stream wait for the work queued before the event's last record. */
+typedef struct CUevent_st *CfEvent;
+CfStatus cf_event_create (CfEvent * event);
+void cf_event_destroy (CfEvent event);
+CfStatus cf_event_record (CfEvent event, CfStream stream);
+CfStatus cf_stream_wait_event (CfStream stream, CfEvent event);
+
 /* Device memory for a plane; *stride receives the pitch chosen. */
 CfStatus cf_device_alloc_2d (void **ptr, size_t * stride, size_t row_bytes,
     int rows);

@@ -1,6 +1,8 @@
-/* General 2-D convolution in one pass over the frame. Each block stages a
- * tile of the input, plus the kernel's halo, in shared memory as float
- * (samples outside the plane read through the border mode), then:
+/* General 2-D convolution in one pass over the frame. Full 3x3 and 5x5
+ * kernels on word-aligned rows take the register path (convolve_small.cu);
+ * everything else runs here. Each block stages a tile of the input, plus
+ * the kernel's halo, in shared memory as float (samples outside the plane
+ * read through the border mode), then:
  *   - a full kernel: every thread sums width x height taps for V output
  *     rows of one sample column, each staged value read once per tap;
  *   - a separable one (given so, or a full kernel of rank 1, see
@@ -12,6 +14,7 @@
  * other sizes, up to 31x31, loop. Shared memory stays within
  * 64 KB (Turing's limit) at 31x31 with 4 channels. */
 #include "convolve.h"
+#include "convolve_small.cuh"
 #include "cf_kernel.cuh"
 
 namespace {
@@ -85,11 +88,11 @@ stage (float *in, const void *src, size_t stride, int width, int height,
         cf_border_index (y0 + r, height, border));
     const int a = s0 + s;
     if (inside) {
-      in[r * pitch + s] = (float) row[a];
+      in[r * pitch + s] = cf_sample_float (row[a]);
     } else {
       const int px = floor_div (a, C);
-      in[r * pitch + s] = (float) row[cf_border_index (px, width, border) * C
-          + a - px * C];
+      in[r * pitch + s] = cf_sample_float (row[cf_border_index (px, width,
+                  border) * C + a - px * C]);
     }
     /* the next sample of this thread: THREADS on, row by row */
     s += THREADS;
@@ -316,6 +319,8 @@ cf_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (st != CF_OK)
     return st;
   cudaStream_t stream = (cudaStream_t) exec->stream;
+  if (cf_convolve_small_fits (src, dst, &plan))
+    return cf_convolve_small (src, dst, &plan, params, stream);
   return src->depth > 8 ?
       run < unsigned short > (src, dst, plan, params, stream) :
       run < unsigned char > (src, dst, plan, params, stream);

@@ -39,4 +39,19 @@ have cudamedian && have cudabilateral && {
   echo "wrote $out/ultrasound.png (left: input, right: cudamedian ! cudabilateral)"
   rm -rf "$us"
 }
+# cudatemporaldenoise: the last frame of a synthetic sequence with noise of
+# sigma 25 (noisy | best bilateral | temporal with its spatial pass) and
+# PSNR by frame, from tests/quality_temporal (the filters' references,
+# which the GPU matches within 1 LSB).
+q=${QUALITY_TEMPORAL:-$here/../build/tests/quality_temporal}
+[ -x "$q" ] && {
+  tq=$(mktemp -d)
+  "$q" --only 2 --size 320x180 --frames 40 --dump "$tq/f.raw" --csv "$tq/psnr.csv" >/dev/null
+  gst-launch-1.0 -q filesrc location="$tq/f.raw" ! rawvideoparse format=gray8 \
+    width=960 height=180 framerate=1/1 ! videoconvert ! pngenc ! \
+    filesink location="$out/cudatemporaldenoise.png"
+  python3 "$here/plot-psnr.py" "$tq/psnr.csv" "$out/cudatemporaldenoise-psnr.svg"
+  echo "wrote $out/cudatemporaldenoise.png (noisy | best bilateral | temporal) and cudatemporaldenoise-psnr.svg"
+  rm -rf "$tq"
+}
 true

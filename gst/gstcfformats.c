@@ -103,6 +103,10 @@ gst_cf_formats_plane_views (const GstCudaFilterPlane * plane,
     views[f] = *plane;
     field_of (&views[f].src, f);
     field_of (&views[f].dst, f);
+    if (plane->prev.data)
+      field_of (&views[f].prev, f);
+    if (plane->map.data)
+      field_of (&views[f].map, f);
   }
   return 2;
 }

@@ -6,6 +6,7 @@
 #include "gstcudafilter.h"
 #include "gstcfmempath.h"
 #include "gstcfpacked.h"
+#include "cf_runtime.h"
 
 #include <gst/cuda/gstcudacontext.h>
 
@@ -44,6 +45,20 @@ typedef struct
   DeviceFrame dev;
 } Slot;
 
+/* The previous output of a stateful filter (gstcfhistory.h), from
+ * set_info () to stop (); the streaming thread's. */
+typedef struct
+{
+  void *plane[2][GST_VIDEO_MAX_PLANES];
+  size_t stride[2][GST_VIDEO_MAX_PLANES];
+  void *map;                    /* a byte a pixel of plane 0 */
+  size_t map_stride;
+  guint last;                   /* plane[last] holds the last output */
+  gboolean valid;               /* FALSE: the next frame restarts it */
+  gboolean on_gpu;
+  CfEvent done;                 /* GPU: the last frame's work is done */
+} GstCfHistory;
+
 typedef struct
 {
   /* properties, under the object lock */
@@ -78,6 +93,7 @@ typedef struct
   GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
   gsize row_bytes[GST_VIDEO_MAX_PLANES];
   gint rows[GST_VIDEO_MAX_PLANES];
+  GstCfHistory history;
 
   /* the stats property, under the object lock: frames, their copies, and
    * the memory paths of the last frame (a change is logged) */

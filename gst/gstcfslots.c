@@ -5,6 +5,7 @@
 
 #include "gstcfslots.h"
 #include "gstcfformats.h"
+#include "gstcfhistory.h"
 #include "cf_runtime.h"
 
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -108,11 +109,8 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
   return pl;
 }
 
-/* Filters one plane of @slot's frame: the whole plane, or each field of an
- * interlaced frame on its own; a packed 4:2:2 plane as its luma and
- * chroma (gstcfpacked.h). */
-static CfStatus
-filter_plane (GstCudaFilter * self, Slot * slot,
+CfStatus
+gst_cf_slot_filter_plane (GstCudaFilter * self, Slot * slot,
     const GstCudaFilterPlane * pl, const CfExec * exec)
 {
   GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
@@ -156,8 +154,10 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
   GstCudaFilterPrivate *priv = PRIV (self);
   CfExec exec = { 1, slot->stream, &slot->scratch };
   DeviceFrame *dev = &slot->dev;
+  gboolean stateful = GST_CUDA_FILTER_GET_CLASS (self)->stateful;
   gboolean upload = !slot->in_path->on_device;
-  gboolean download = !slot->out_path->on_device;
+  gboolean download = !slot->out_path->on_device && !stateful;
+  GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
   CfStatus st;
 
   /* only when the memory is not what set_info expected: it made them */
@@ -169,10 +169,12 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
         GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p), priv->row_bytes[p],
         priv->rows[p], slot->stream);
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    GstCudaFilterPlane pl = device_plane (priv, slot, p);
-    st = filter_plane (self, slot, &pl, &exec);
-  }
+  for (guint p = 0; p < priv->n_planes; p++)
+    planes[p] = device_plane (priv, slot, p);
+  if (stateful && st == CF_OK)
+    return gst_cf_history_filter (self, slot, planes, &exec);
+  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
+    st = gst_cf_slot_filter_plane (self, slot, &planes[p], &exec);
   for (guint p = 0; p < priv->n_planes && st == CF_OK && download; p++)
     st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
@@ -185,16 +187,19 @@ filter_on_cpu (GstCudaFilter * self, Slot * slot)
 {
   GstCudaFilterPrivate *priv = PRIV (self);
   CfExec exec = { 0, NULL, NULL };
+  GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
   CfStatus st = CF_OK;
 
-  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    GstCudaFilterPlane pl = slot_plane (priv, slot, p,
+  for (guint p = 0; p < priv->n_planes; p++)
+    planes[p] = slot_plane (priv, slot, p,
         GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
         GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
-    st = filter_plane (self, slot, &pl, &exec);
-  }
+  if (GST_CUDA_FILTER_GET_CLASS (self)->stateful)
+    return gst_cf_history_filter (self, slot, planes, &exec);
+  for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
+    st = gst_cf_slot_filter_plane (self, slot, &planes[p], &exec);
   return st;
 }
 

@@ -8,6 +8,7 @@
 #include "gstcfcudamemory.h"
 #include "gstcfdevicememory.h"
 #include "gstcfformats.h"
+#include "gstcfhistory.h"
 #include "gstcfpageable.h"
 #include "gstcfpinnedallocator.h"
 #include "gstcfqueue.h"
@@ -243,6 +244,7 @@ release_gpu (GstCudaFilter * self)
 
   if (priv->context && gst_cuda_context_push (priv->context)) {
     gst_cf_slots_free (priv);
+    gst_cf_history_free (priv);
     gst_cuda_context_pop (NULL);
   }
 
@@ -351,6 +353,8 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
   gst_cf_queue_stop (self);
+  if (!PRIV (self)->history.on_gpu)
+    gst_cf_history_free (PRIV (self));
   release_gpu (self);
   gst_clear_object (&PRIV (self)->context);
   set_started (self, FALSE);
@@ -408,6 +412,19 @@ gst_cuda_filter_transform_caps (GstBaseTransform * trans,
 }
 
 
+/* A stateful filter's history for the new format (gstcfhistory.h), on the
+ * CPU backend: @st says whether it was made. */
+static gboolean
+history_allocated (GstCudaFilter * self, const GstVideoInfo * info, CfStatus st)
+{
+  if (st == CF_OK)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+      ("Cannot allocate memory for the previous %dx%d %s frame.",
+          info->width, info->height, GST_VIDEO_INFO_NAME (info)), (NULL));
+  return FALSE;
+}
+
 static gboolean
 gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
@@ -441,7 +458,7 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
           &priv->row_bytes[p], &priv->rows[p]);
 
   if (!priv->use_gpu)
-    return TRUE;
+    return history_allocated (self, in_info, gst_cf_history_alloc (self));
 
   /* A caps event drains the frames in flight before it gets here, but a
    * renegotiation may not: let them go before their planes do. */
@@ -450,8 +467,11 @@ gst_cuda_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     return FALSE;
   for (guint i = 0; i < priv->n_slots && st == CF_OK; i++) {
     gst_cf_device_frame_free (&priv->slots[i].dev);
-    st = gst_cf_device_frame_alloc (priv, &priv->slots[i].dev, host, host);
+    st = gst_cf_device_frame_alloc (priv, &priv->slots[i].dev, host,
+        host && !GST_CUDA_FILTER_GET_CLASS (self)->stateful);
   }
+  if (st == CF_OK)
+    st = gst_cf_history_alloc (self);
   gst_cuda_context_pop (NULL);
   if (st != CF_OK) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
@@ -528,6 +548,8 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   if (identity != gst_base_transform_is_passthrough (trans)) {
     GST_DEBUG_OBJECT (self, "passthrough %s", identity ? "on" : "off");
     gst_base_transform_set_passthrough (trans, identity);
+    /* the frames passed through are not in the history */
+    gst_cf_history_restart (priv);
     /* Upstream's output memory depends on whether we take it or pass it on
      * (a passthrough forwards the allocation query): ask it again. */
     if (priv->use_gpu)
@@ -571,12 +593,16 @@ gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
     gst_cf_queue_flush_start (self);
   } else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     gst_cf_queue_flush_stop (self);
+    gst_cf_history_restart (PRIV (self));
   } else if (GST_EVENT_IS_SERIALIZED (event)) {
     GstFlowReturn ret = gst_cf_queue_drain (self);
 
     if (ret != GST_FLOW_OK)
       GST_DEBUG_OBJECT (self, "draining before %s: %s",
           GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+    /* a new segment (a seek) does not follow the frames before it */
+    if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+      gst_cf_history_restart (PRIV (self));
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->sink_event
       (trans, event);

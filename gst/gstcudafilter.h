@@ -48,6 +48,13 @@ typedef struct
   guint channel_mask;           /* colour channels: not alpha, not padding */
   guint chroma_mask;            /* the YUV chroma channels among them */
   CfBorder border;
+  /* stateful filters only (GstCudaFilterClass.stateful): this plane of the
+   * previous output, where filter_plane is called (a frame that restarts
+   * the history is copied instead), and a byte a pixel of plane 0 that the
+   * planes of one frame share, planes in order (data NULL in a format of
+   * one plane) */
+  CfPlane prev;
+  CfPlane map;
 } GstCudaFilterPlane;
 
 struct _GstCudaFilterClass
@@ -60,6 +67,16 @@ struct _GstCudaFilterClass
    * frame as it arrives, so properties can change while PLAYING; the frame
    * keeps its copy while it is in flight. */
   gsize params_size;
+
+  /* TRUE for a filter whose output depends on its previous output (a
+   * recursive temporal filter): the base class keeps that output where the
+   * filter runs and hands it to filter_plane with the frame, keeps frames
+   * in flight in strict order (each frame's filter waits for the previous
+   * frame's work), and restarts the history (the frame passes through
+   * unfiltered and becomes the history) at the first frame, after a flush,
+   * at a DISCONT or GAP buffer, a new segment (a seek), a caps change, and
+   * when passthrough ends. */
+  gboolean stateful;
 
   /* TRUE when @params leave every frame unchanged: the element then goes
    * passthrough. */

@@ -3,7 +3,9 @@
  * found at run time: nppiFilterBorder32f (full kernels, same taps),
  * nppiFilterRowBorder32f + nppiFilterColumnBorder32f (separable, through an
  * intermediate frame), and the fixed Sobel, Laplace and Sharpen filters
- * against the presets. Replicate borders everywhere. Prints markdown. */
+ * against the presets. Replicate borders everywhere. Prints markdown.
+ *   bench_convolve [WIDTHxHEIGHT]   (one size of the general table only,
+ *                                    and no presets: for profilers) */
 #include "cf_bench_util.h"
 #include "convolve.h"
 #include "cf_runtime.h"
@@ -244,7 +246,7 @@ npp_time (Run * r, const Format * f, int kind, double ours_ms, char *ms,
 }
 
 static void
-general (const Format * formats, int n_formats)
+general (const Format * formats, int n_formats, const char *only)
 {
   static const int sizes[][2] = { {1920, 1080}, {3840, 2160} };
   static const struct
@@ -265,6 +267,10 @@ general (const Format * formats, int n_formats)
     for (int f = 0; f < n_formats; f++) {
       Run r;
       int w = sizes[s][0], h = sizes[s][1];
+      char size[32];
+      snprintf (size, sizeof size, "%dx%d", w, h);
+      if (only && strcmp (only, size))
+        continue;
       run_init (&r, w, h, &formats[f]);
       double floor_ms = copy_floor (&r);
       for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
@@ -334,7 +340,7 @@ presets (const Format * formats, int n_formats)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
   static const Format formats[] = {
     {"GRAY8", 1, 8, 1, 0, "8u_C1R"},
@@ -347,7 +353,8 @@ main (void)
   cf_bench_init ();
   srand (7);
   cf_bench_npp_banner ("nppiFilterBorder32f_8u_C1R_Ctx");
-  general (formats, n);
-  presets (formats, n);
+  general (formats, n, argc > 1 ? argv[1] : NULL);
+  if (argc == 1)
+    presets (formats, n);
   return 0;
 }

@@ -81,12 +81,27 @@ cf_test_plane_free (CfPlane * p)
   p->data = NULL;
 }
 
+static int device_unaligned_rows;
+
+void
+cf_test_device_unaligned_rows (int on)
+{
+  device_unaligned_rows = on;
+}
+
 CfPlane
 cf_test_device_like (const CfPlane * host)
 {
   CfPlane d = *host;
-  CF_CHECK (cf_device_alloc_2d (&d.data, &d.stride, row_bytes (host),
-          host->height) == CF_OK);
+  if (device_unaligned_rows) {
+    int bps = cf_plane_bytes_per_sample (host);
+    d.stride = row_bytes (host) + bps;
+    while (d.stride % 4 == 0)
+      d.stride += bps;
+    CF_CHECK (cf_device_alloc (&d.data, d.stride * d.height) == CF_OK);
+  } else
+    CF_CHECK (cf_device_alloc_2d (&d.data, &d.stride, row_bytes (host),
+            host->height) == CF_OK);
   /* Poison, so an unwritten output sample shows up as a mismatch. */
   void *tmp = malloc (d.stride * d.height);
   memset (tmp, 0x5A, d.stride * d.height);

@@ -28,7 +28,10 @@ void cf_test_plane_set_max (CfPlane * p, unsigned max);
 CfPlane cf_test_plane_like (const CfPlane * p, int pad);
 void cf_test_plane_free (CfPlane * p);
 
-/* Device plane copies. */
+/* Device plane copies. Their rows are pitched (aligned) unless
+ * cf_test_device_unaligned_rows (1) asks for strides that are not a
+ * multiple of 4 bytes (but of the sample size). */
+void cf_test_device_unaligned_rows (int on);
 CfPlane cf_test_device_upload (const CfPlane * host);
 CfPlane cf_test_device_like (const CfPlane * host);
 void cf_test_device_download (const CfPlane * dev, const CfPlane * host);

@@ -11,7 +11,7 @@
 #include <gst/app/app.h>
 
 static const gchar *elements[] = { "cudagaussianblur", "cudabilateral",
-  "cudamedian", "cudasatblur", "cudaconvolve"
+  "cudamedian", "cudasatblur", "cudaconvolve", "cudatemporaldenoise"
 };
 
 #define CUDA_FEATURE "memory:CUDAMemory"

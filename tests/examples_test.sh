@@ -50,7 +50,7 @@ run() {
   fi
 }
 
-scripts="gaussianblur median bilateral satblur denoise wide-blur"
+scripts="gaussianblur median bilateral satblur denoise wide-blur temporaldenoise"
 # The camera variant: no camera here (CAMERA=none forces the fallback).
 for s in $scripts; do
   CAMERA=none run "$s-camera" 3 "$ex/$s.sh" -n 3 -s 96x64 camera
@@ -101,6 +101,17 @@ if US_SPECKLE=$bin/us-speckle "$ex/ultrasound.sh" -n 3 -s 128x96 "$us" >"$tmp/us
   if [ "$ok" = 1 ]; then pass "ultrasound"; else fail "ultrasound: outputs" "$tmp/us.log"; fi
 else
   fail "ultrasound: exit status" "$tmp/us.log"
+fi
+
+# Persistence on the same sequence: the first frame passes through (the
+# history starts there), the next are blended.
+usp=$tmp/usp
+if US_SPECKLE=$bin/us-speckle "$ex/ultrasound-persistence.sh" -n 3 -s 128x96 "$usp" >"$tmp/usp.log" 2>&1 &&
+  is_png "$usp/denoised-002.png" && is_png "$usp/side-by-side.png" &&
+  ! cmp -s "$usp/input-002.png" "$usp/denoised-002.png"; then
+  pass "ultrasound-persistence"
+else
+  fail "ultrasound-persistence" "$tmp/usp.log"
 fi
 
 # The C application: every frame back, checked, and the live size change.

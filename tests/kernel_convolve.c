@@ -207,6 +207,20 @@ main (void)
       check (45, 37, layouts[l].channels, layouts[l].depth, layouts[l].mask,
           &p, kind_name (1 + l % 2), l ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
     }
+  /* 3x3 and 5x5 on rows that are not word-aligned: the tiled kernel
+   * instead of the register one */
+  cf_test_device_unaligned_rows (1);
+  for (size_t l = 0; l < N_LAYOUTS; l++)
+    for (int k = 3; k <= 5; k += 2)
+      for (int kind = 0; kind < 2; kind++) {
+        if (n++ % step)
+          continue;
+        random_kernel (&p, k, k, kind, n % 5);
+        check (33, 17, layouts[l].channels, layouts[l].depth,
+            layouts[l].mask, &p, kind_name (kind),
+            n % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+      }
+  cf_test_device_unaligned_rows (0);
   /* I420_10LE, P010_10LE and P012_LE planes (chroma: two channels) */
   random_kernel (&p, 3, 3, 0, 2);
   check_deep (67, 35, 1, 0x3ff, &p, "full");

@@ -1,0 +1,661 @@
+/* cudatemporaldenoise: its own suite, on the harness's helpers
+ * (element_util.h). The shared single-frame cases of element_harness.c do
+ * not apply to a recursive filter (a first frame passes through
+ * unfiltered), so their equivalents run here on sequences: the reference
+ * frame by frame at odd sizes in both modes and borders, every template
+ * format, padded strides, EOS with frames in flight, the history restarting
+ * at DISCONT, GAP, flush, caps change and passthrough, live property
+ * changes, property ranges; then a static noisy input converging toward
+ * its mean, a cut passing through without a trace, and with a GPU the
+ * CUDA backend against the CPU one. */
+#include "element_util.h"
+#include "temporal.h"
+
+#include <math.h>
+
+/* A standard normal deviate (Box-Muller). */
+static gdouble
+normal (GRand * rand)
+{
+  return sqrt (-2.0 * log (1.0 - g_rand_double (rand))) *
+      cos (2.0 * G_PI * g_rand_double (rand));
+}
+
+#define ELEMENT "cudatemporaldenoise"
+
+typedef struct
+{
+  CfTemporalMode mode;
+  gdouble strength, noise, spatial;
+} Props;
+
+/* Channel and chroma masks of plane @p, as the base class derives them. */
+static void
+plane_masks (const GstVideoFormatInfo * finfo, guint p, guint * colour,
+    guint * chroma)
+{
+  guint bytes = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) > 8 ? 2 : 1;
+
+  *colour = *chroma = 0;
+  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+    guint offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    guint bit = 1u << (offset % bytes ? offset : offset / bytes);
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != p || c == GST_VIDEO_COMP_A)
+      continue;
+    *colour |= bit;
+    if (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) && c != GST_VIDEO_COMP_Y)
+      *chroma |= bit;
+  }
+}
+
+/* What the element makes of @in after @prev (its previous output; NULL:
+ * the history restarts and @in passes through), plane by plane in order,
+ * chroma steered by plane 0's map. */
+static GstBuffer *
+reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
+    gint h, const Props * props, CfBorder border)
+{
+  GstVideoInfo info;
+  GstVideoFrame fin, fprev, fout;
+  GstBuffer *out;
+  guint n;
+  CfPlane map = { 0 };
+
+  gst_video_info_set_format (&info, format, w, h);
+  out = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&fout, &fin));
+  n = GST_VIDEO_INFO_N_PLANES (&info);
+  if (!prev) {
+    gst_video_frame_unmap (&fin);
+    gst_video_frame_unmap (&fout);
+    return out;
+  }
+  fail_unless (gst_video_frame_map (&fprev, &info, prev, GST_MAP_READ));
+  if (n > 1) {
+    map = cf_frame_plane (&fin, 0);
+    map.channels = 1;
+    map.depth = 8;
+    map.max = 0;
+    map.stride = map.width;
+    map.data = g_malloc (map.stride * map.height);
+  }
+  for (guint p = 0; p < n; p++) {
+    CfPlane src = cf_frame_plane (&fin, p), dst = cf_frame_plane (&fout, p);
+    CfPlane pv = cf_frame_plane (&fprev, p);
+    CfTemporalParams t = { 0 };
+    guint colour, chroma, luma, c = 0, ws, hs;
+
+    while (GST_VIDEO_FORMAT_INFO_PLANE (info.finfo, c) != p)
+      c++;
+    ws = GST_VIDEO_FORMAT_INFO_W_SUB (info.finfo, c);
+    hs = GST_VIDEO_FORMAT_INFO_H_SUB (info.finfo, c);
+    plane_masks (info.finfo, p, &colour, &chroma);
+    luma = colour & ~chroma;
+    t.mode = props->mode;
+    t.strength = props->strength;
+    t.noise = props->noise;
+    t.border = border;
+    t.channel_mask = colour;
+    t.motion_mask = luma ? luma : colour;
+    if (n > 1) {
+      t.map_use = luma ? CF_TEMPORAL_MAP_WRITE : CF_TEMPORAL_MAP_READ;
+      t.map_w_sub = ws;
+      t.map_h_sub = hs;
+    }
+    if (props->spatial > 0) {
+      t.spatial.sigma_x = CF_TEMPORAL_SPATIAL_SIGMA / (1 << ws);
+      t.spatial.sigma_y = CF_TEMPORAL_SPATIAL_SIGMA / (1 << hs);
+      t.spatial.radius_x = cf_bilateral_default_radius (t.spatial.sigma_x);
+      t.spatial.radius_y = cf_bilateral_default_radius (t.spatial.sigma_y);
+      t.spatial.sigma_range = props->spatial;
+      t.spatial.mode = CF_BILATERAL_EXACT;
+      t.spatial.distance = CF_BILATERAL_JOINT;
+      t.spatial.border = border;
+      t.spatial.channel_mask = colour;
+    }
+    fail_unless_equals_int (cf_temporal_ref (&src, &pv, &dst, &map, &t), CF_OK);
+  }
+  g_free (map.data);
+  gst_video_frame_unmap (&fprev);
+  gst_video_frame_unmap (&fin);
+  gst_video_frame_unmap (&fout);
+  return out;
+}
+
+/* Frame @k of a test sequence: @base with noise of about 1/25 of full
+ * scale and a block of new random samples that moves with k (so that the
+ * recursion and the motion test both run). */
+static GstBuffer *
+sequence_frame (GstBuffer * base, GstVideoFormat format, gint w, gint h,
+    guint k)
+{
+  GstBuffer *out = gst_buffer_copy_deep (base);
+  GRand *rand = g_rand_new_with_seed (k * 7919 + 1);
+  GstVideoInfo info;
+  GstVideoFrame f;
+
+  gst_video_info_set_format (&info, format, w, h);
+  /* base may carry a GstVideoMeta (padded rows): map through it */
+  fail_unless (gst_video_frame_map (&f, &info, out, GST_MAP_READWRITE));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
+    CfPlane pl = cf_frame_plane (&f, p);
+    gint max = (gint) cf_plane_max (&pl), amp = max / 25 + 1;
+    gint bx = (gint) (k * pl.width) / 5, by = (gint) (k * pl.height) / 7;
+
+    for (gint y = 0; y < pl.height; y++)
+      for (gint i = 0; i < pl.width * pl.channels; i++) {
+        guint8 *row = (guint8 *) pl.data + y * pl.stride;
+        gint x = i / pl.channels;
+        gint v = pl.depth > 8 ? ((guint16 *) row)[i] : row[i];
+
+        v += g_rand_int_range (rand, -amp, amp + 1);
+        if (x >= bx && x < bx + pl.width / 2 && y >= by
+            && y < by + pl.height / 2)
+          v = g_rand_int_range (rand, 0, max + 1);
+        v = CLAMP (v, 0, max) & max;
+        if (pl.depth > 8)
+          ((guint16 *) row)[i] = v;
+        else
+          row[i] = v;
+      }
+  }
+  gst_video_frame_unmap (&f);
+  g_rand_free (rand);
+  return out;
+}
+
+/* Runs @frames frames of the sequence of @base through "@launch" and
+ * checks each output against the reference (exactly) or, with @other,
+ * against the outputs of "@other" (within @tol); returns the largest
+ * difference. */
+static gint
+run_sequence (const gchar * launch, const gchar * other, const Props * props,
+    GstVideoFormat format, gint w, gint h, guint pad, guint frames,
+    CfBorder border, gint tol)
+{
+  const gchar *name = gst_video_format_to_string (format);
+  GstHarness *a = cf_harness_new (launch, name, w, h);
+  GstHarness *b = other ? cf_harness_new (other, name, w, h) : NULL;
+  GstBuffer *base = cf_random_frame (format, w, h, pad, w * 31 + h);
+  GstBuffer *prev = NULL;
+  gint worst = 0;
+
+  for (guint k = 0; k < frames; k++) {
+    GstBuffer *in = sequence_frame (base, format, w, h, k);
+    GstBuffer *out = gst_harness_push_and_pull (a, gst_buffer_ref (in));
+    GstBuffer *want = b ? gst_harness_push_and_pull (b, gst_buffer_ref (in))
+        : reference (in, prev, format, w, h, props, border);
+    gint d = cf_frames_max_diff (out, want, format, w, h);
+
+    fail_unless (d <= tol, "%s %s %dx%d frame %u: off by %d (at most %d)",
+        launch, name, w, h, k, d, tol);
+    worst = MAX (worst, d);
+    gst_clear_buffer (&prev);
+    prev = b ? gst_buffer_ref (out) : gst_buffer_ref (want);
+    gst_buffer_unref (want);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  gst_clear_buffer (&prev);
+  gst_buffer_unref (base);
+  gst_harness_teardown (a);
+  if (b)
+    gst_harness_teardown (b);
+  return worst;
+}
+
+static const struct
+{
+  const gchar *props;
+  Props p;
+} cases[] = {
+  {"strength=0.8 noise-level=8 spatial=0", {CF_TEMPORAL_ADAPTIVE, 0.8, 8, 0}},
+  {"strength=0.6 spatial=0.12", {CF_TEMPORAL_ADAPTIVE, 0.6, 0, 0.12}},
+  {"mode=persistence strength=0.7", {CF_TEMPORAL_PERSISTENCE, 0.7, 0, 0.1}},
+};
+
+GST_START_TEST (test_reference_sequences)
+{
+  static const gchar *formats[] = { "GRAY8", "GRAY16_LE", "I420", "NV12",
+    "RGBA", "AYUV", "P010_10LE", "I422_10LE", "Y444_16LE", "BGR"
+  };
+  static const gint sizes[][2] = { {1, 1}, {7, 3}, {33, 17} };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+        CfBorder border = (c + f + s) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP;
+        gchar *launch = g_strdup_printf (ELEMENT " %s border-mode=%s "
+            "backend=cpu", cases[c].props, border ? "mirror" : "clamp");
+
+        run_sequence (launch, NULL, &cases[c].p,
+            gst_video_format_from_string (formats[f]), sizes[s][0],
+            sizes[s][1], 0, 4, border, 0);
+        g_free (launch);
+      }
+}
+
+GST_END_TEST;
+
+/* The second frame of two is filtered (random frames: all motion, so the
+ * bilateral pass), alpha untouched. */
+GST_START_TEST (test_every_template_format)
+{
+  GArray *formats = cf_template_formats (ELEMENT);
+
+  fail_unless (formats->len >= 15);
+  for (guint i = 0; i < formats->len; i++) {
+    GstVideoFormat f = g_array_index (formats, GstVideoFormat, i);
+    const gchar *name = gst_video_format_to_string (f);
+    GstHarness *h = cf_harness_new (ELEMENT " spatial=0.3 backend=cpu", name,
+        33, 17);
+    GstBuffer *start = cf_random_frame (f, 33, 17, 0, i);
+    GstBuffer *in = cf_random_frame (f, 33, 17, 0, i + 100);
+    GstBuffer *out = gst_harness_push_and_pull (h, gst_buffer_ref (start));
+
+    fail_unless_equals_int (cf_frames_max_diff (start, out, f, 33, 17), 0);
+    gst_buffer_unref (out);
+    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    fail_unless (cf_frames_max_diff (in, out, f, 33, 17) > 0,
+        "%s: random data unchanged", name);
+    fail_unless (cf_frames_alpha_equal (in, out, f, 33, 17),
+        "%s: alpha changed", name);
+    gst_buffer_unref (start);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+  g_array_unref (formats);
+}
+
+GST_END_TEST;
+
+static const Props padded_props = { CF_TEMPORAL_ADAPTIVE, 0.7, 0, 0.1 };
+static const Props order_props = { CF_TEMPORAL_ADAPTIVE, 0.8, 8, 0 };
+static const Props live_props = { CF_TEMPORAL_PERSISTENCE, 0.5, 4, 0 };
+
+/* Padded rows (GstVideoMeta) give the reference's frames. */
+GST_START_TEST (test_padded_strides)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGB,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    run_sequence (ELEMENT " strength=0.7 spatial=0.1 backend=cpu", NULL,
+        &padded_props, formats[i], 31, 13, 24, 4, CF_BORDER_CLAMP, 0);
+}
+
+GST_END_TEST;
+
+/* Sets properties of the harness's element while it plays. */
+static void
+set (GstHarness * h, const gchar * first, ...)
+{
+  GstElement *e = gst_harness_find_element (h, ELEMENT);
+  va_list args;
+
+  va_start (args, first);
+  g_object_set_valist (G_OBJECT (e), first, args);
+  va_end (args);
+  gst_object_unref (e);
+}
+
+static GstBuffer *
+push_pull (GstHarness * h, GstBuffer * in, GstBufferFlags flags)
+{
+  GstBuffer *b = gst_buffer_copy (in);
+
+  GST_BUFFER_FLAG_SET (b, flags);
+  return gst_harness_push_and_pull (h, b);
+}
+
+/* Whether @out is @in unchanged (a restart). */
+static gboolean
+passes (GstBuffer * in, GstBuffer * out)
+{
+  gboolean same = cf_frames_max_diff (in, out, GST_VIDEO_FORMAT_I420, 32,
+      32) == 0;
+
+  gst_buffer_unref (out);
+  return same;
+}
+
+/* The first frame, and the first after DISCONT, GAP (and the frame after
+ * it), flush, a new segment, a caps change and passthrough pass through;
+ * others are filtered. */
+GST_START_TEST (test_history_restarts)
+{
+  GstHarness *h = cf_harness_new (ELEMENT " strength=0.8 noise-level=10 "
+      "backend=cpu frames-in-flight=2", "I420", 32, 32);
+  GstBuffer *a = cf_random_frame (GST_VIDEO_FORMAT_I420, 32, 32, 0, 1);
+  GstBuffer *b = sequence_frame (a, GST_VIDEO_FORMAT_I420, 32, 32, 0);
+  GstSegment segment;
+
+  fail_unless (passes (a, push_pull (h, a, 0)));
+  fail_if (passes (b, push_pull (h, b, 0)));
+  fail_unless (passes (b, push_pull (h, b, GST_BUFFER_FLAG_DISCONT)));
+  fail_if (passes (a, push_pull (h, a, 0)));
+  fail_unless (passes (b, push_pull (h, b, GST_BUFFER_FLAG_GAP)));
+  fail_unless (passes (a, push_pull (h, a, 0)));
+  fail_if (passes (b, push_pull (h, b, 0)));
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  fail_unless (passes (a, push_pull (h, a, 0)));
+  fail_if (passes (b, push_pull (h, b, 0)));
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  fail_unless (passes (a, push_pull (h, a, 0)));
+  fail_if (passes (b, push_pull (h, b, 0)));
+
+  gst_harness_set_caps_str (h,
+      "video/x-raw,format=I420,width=32,height=32,framerate=25/1",
+      "video/x-raw,format=I420,width=32,height=32,framerate=25/1");
+  fail_unless (passes (a, push_pull (h, a, 0)));
+  fail_if (passes (b, push_pull (h, b, 0)));
+
+  /* identity settings: passthrough; leaving it restarts */
+  set (h, "strength", 0.0, "spatial", 0.0, NULL);
+  fail_unless (passes (a, push_pull (h, a, 0)));
+  set (h, "strength", 0.8, NULL);
+  fail_unless (passes (b, push_pull (h, b, 0)));
+  fail_if (passes (a, push_pull (h, a, 0)));
+
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Frames in flight: EOS lets every frame out, in order, each filtered
+ * against the one before (the reference on the CPU). */
+GST_START_TEST (test_frames_in_flight_keep_order)
+{
+  run_sequence (ELEMENT " strength=0.8 noise-level=8 spatial=0 backend=cpu "
+      "frames-in-flight=4", NULL, &order_props, GST_VIDEO_FORMAT_NV12, 64, 48,
+      0, 12, CF_BORDER_CLAMP, 0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eos_keeps_every_frame)
+{
+  GstHarness *h = cf_harness_new (ELEMENT " backend=cpu frames-in-flight=3",
+      "NV12", 64, 48);
+  gboolean saw_eos = FALSE;
+  GstEvent *ev;
+
+  for (guint i = 0; i < 10; i++)
+    fail_unless_equals_int (gst_harness_push (h,
+            cf_random_frame (GST_VIDEO_FORMAT_NV12, 64, 48, 0, i)),
+        GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (h), 10);
+  while ((ev = gst_harness_try_pull_event (h))) {
+    saw_eos |= GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+    gst_event_unref (ev);
+  }
+  fail_unless (saw_eos);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A change while PLAYING applies from the next frame: persistence's
+ * output is the fixed blend of the frame and the last output. */
+GST_START_TEST (test_live_property_change)
+{
+  GstHarness *h = cf_harness_new (ELEMENT " strength=0.8 noise-level=4 "
+      "spatial=0 backend=cpu", "GRAY8", 16, 8);
+  GstBuffer *a = cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0, 5);
+  GstBuffer *b = cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0, 6);
+  GstBuffer *out, *want;
+
+  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_ref (a)));
+  /* random frames: all motion, so adaptive mode takes b as it is */
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (b));
+  fail_unless_equals_int (cf_frames_max_diff (out, b, GST_VIDEO_FORMAT_GRAY8,
+          16, 8), 0);
+  gst_buffer_unref (out);
+  set (h, "mode", CF_TEMPORAL_PERSISTENCE, "strength", 0.5, NULL);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (a));
+  want = reference (a, b, GST_VIDEO_FORMAT_GRAY8, 16, 8, &live_props,
+      CF_BORDER_CLAMP);
+  fail_unless_equals_int (cf_frames_max_diff (out, want,
+          GST_VIDEO_FORMAT_GRAY8, 16, 8), 0);
+  fail_unless (cf_frames_max_diff (out, a, GST_VIDEO_FORMAT_GRAY8, 16, 8) > 0);
+  gst_buffer_unref (out);
+  gst_buffer_unref (want);
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_property_ranges)
+{
+  GstElement *e = gst_element_factory_make (ELEMENT, NULL);
+  static const struct
+  {
+    const gchar *name;
+    gdouble min, max, def;
+  } doubles[] = {
+    {"strength", 0, 1, 0.8}, {"noise-level", 0, 65535, 0},
+    {"spatial", 0, 1, 0.1},
+  };
+  gdouble v;
+  gint mode;
+
+  fail_unless (e != NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (doubles); i++) {
+    GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        doubles[i].name);
+    GParamSpecDouble *d = G_PARAM_SPEC_DOUBLE (spec);
+
+    fail_unless (spec->flags & GST_PARAM_CONTROLLABLE);
+    fail_unless (spec->flags & GST_PARAM_MUTABLE_PLAYING);
+    fail_unless_equals_float (d->minimum, doubles[i].min);
+    fail_unless_equals_float (d->maximum, doubles[i].max);
+    fail_unless_equals_float (d->default_value, doubles[i].def);
+    g_object_set (e, doubles[i].name, 0.25, NULL);
+    g_object_get (e, doubles[i].name, &v, NULL);
+    fail_unless_equals_float (v, 0.25);
+  }
+  gst_util_set_object_arg (G_OBJECT (e), "mode", "persistence");
+  g_object_get (e, "mode", &mode, NULL);
+  fail_unless_equals_int (mode, CF_TEMPORAL_PERSISTENCE);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* A still picture with Gaussian noise (sigma 10) settles toward its mean:
+ * the noise left after 40 frames is under 0.4 of the input's (the
+ * recursion alone leaves sqrt ((1 - s) / (1 + s)) = 0.23; the pixels that
+ * noise makes look moving, about 1 in 100 a frame, restart and carry
+ * their noise for a few frames), with the level given and estimated. */
+GST_START_TEST (test_static_noise_converges)
+{
+  static const gchar *levels[] = { "noise-level=10", "noise-level=0" };
+
+  for (guint l = 0; l < G_N_ELEMENTS (levels); l++) {
+    gchar *launch = g_strdup_printf (ELEMENT " strength=0.9 spatial=0 %s "
+        "backend=cpu", levels[l]);
+    GstHarness *h = cf_harness_new (launch, "GRAY8", 64, 48);
+    GRand *rand = g_rand_new_with_seed (9);
+    gdouble in_var = 0, out_var = 0;
+
+    for (guint k = 0; k < 40; k++) {
+      GstBuffer *in = gst_buffer_new_allocate (NULL, 64 * 48, NULL);
+      GstBuffer *out;
+      GstMapInfo mi, mo;
+
+      gst_buffer_map (in, &mi, GST_MAP_WRITE);
+      for (guint i = 0; i < mi.size; i++)
+        mi.data[i] = CLAMP (lround (128 + 10 * normal (rand)), 0, 255);
+      if (k == 39)
+        for (guint i = 0; i < mi.size; i++)
+          in_var += (mi.data[i] - 128.0) * (mi.data[i] - 128.0) / mi.size;
+      gst_buffer_unmap (in, &mi);
+      out = gst_harness_push_and_pull (h, in);
+      if (k == 39) {
+        gst_buffer_map (out, &mo, GST_MAP_READ);
+        for (guint i = 0; i < mo.size; i++)
+          out_var += (mo.data[i] - 128.0) * (mo.data[i] - 128.0) / mo.size;
+        gst_buffer_unmap (out, &mo);
+      }
+      gst_buffer_unref (out);
+    }
+    g_print ("%s: noise %.2f -> %.2f\n", levels[l], sqrt (in_var),
+        sqrt (out_var));
+    fail_unless (sqrt (out_var) < 0.4 * sqrt (in_var), "%s: noise %.2f -> "
+        "%.2f", levels[l], sqrt (in_var), sqrt (out_var));
+    g_rand_free (rand);
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* A cut (a completely different picture) after 20 frames of a still scene
+ * leaves no trace of it: adaptive mode takes the new frame as it is. */
+GST_START_TEST (test_cut_passes_through)
+{
+  GstHarness *h = cf_harness_new (ELEMENT " strength=0.9 noise-level=6 "
+      "spatial=0 backend=cpu", "I420", 48, 32);
+  GstBuffer *a = cf_random_frame (GST_VIDEO_FORMAT_I420, 48, 32, 0, 11);
+  GstBuffer *b = cf_random_frame (GST_VIDEO_FORMAT_I420, 48, 32, 0, 12);
+  GstBuffer *out;
+
+  for (guint k = 0; k < 20; k++)
+    gst_buffer_unref (gst_harness_push_and_pull (h, sequence_frame (a,
+                GST_VIDEO_FORMAT_I420, 48, 32, 0)));
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (b));
+  fail_unless_equals_int (cf_frames_max_diff (out, b, GST_VIDEO_FORMAT_I420,
+          48, 32), 0);
+  gst_buffer_unref (out);
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_cuda_backend_without_gpu_is_an_error)
+{
+  GstElement *e;
+
+  if (cf_have_gpu ())
+    return;
+  e = gst_parse_launch ("videotestsrc num-buffers=1 ! " ELEMENT
+      " backend=cuda ! fakesink", NULL);
+  fail_unless (e != NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* With a device: backend=cuda against backend=cpu over sequences, each
+ * recursion on its own (a 1-LSB difference may steer a later frame's
+ * motion test a step apart), one and three frames in flight. */
+GST_START_TEST (test_cuda_backend)
+{
+  static const gchar *formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
+    "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE",
+    "Y444_10LE"
+  };
+  static const gint sizes[][2] = { {7, 3}, {640, 361} };
+
+  if (!cf_have_gpu ())
+    return;
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+        guint fif = (c + f + s) % 2 ? 3 : 1;
+        gchar *gpu = g_strdup_printf (ELEMENT " %s backend=cuda "
+            "frames-in-flight=%u", cases[c].props, fif);
+        gchar *cpu = g_strdup_printf (ELEMENT " %s backend=cpu",
+            cases[c].props);
+        gint d = run_sequence (gpu, cpu, NULL,
+            gst_video_format_from_string (formats[f]), sizes[s][0],
+            sizes[s][1], s == 1 ? 40 : 0, 5, CF_BORDER_CLAMP, 2);
+
+        g_print ("cuda vs cpu: %s %s %dx%d: max diff %d\n", cases[c].props,
+            formats[f], sizes[s][0], sizes[s][1], d);
+        g_free (gpu);
+        g_free (cpu);
+      }
+}
+
+GST_END_TEST;
+
+/* With a device: in a chain, where frames come and go in device memory
+ * (the hand-off), the history works as with host memory: the chain on
+ * the GPU against the same chain on the CPU, one and three frames in
+ * flight. */
+GST_START_TEST (test_cuda_chain)
+{
+  static const gchar *formats[] = { "NV12", "GRAY16_LE", "RGBA" };
+
+  if (!cf_have_gpu ())
+    return;
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint fif = 1; fif <= 3; fif += 2) {
+      gchar *chain[2];
+
+      for (guint b = 0; b < 2; b++)
+        chain[b] = g_strdup_printf ("cudamedian size=3 backend=%s "
+            "frames-in-flight=%u ! " ELEMENT " noise-level=8 backend=%s "
+            "frames-in-flight=%u ! cudagaussianblur sigma=1 backend=%s "
+            "frames-in-flight=%u", b ? "cpu" : "cuda", fif,
+            b ? "cpu" : "cuda", fif, b ? "cpu" : "cuda", fif);
+      gint d = run_sequence (chain[0], chain[1], NULL,
+          gst_video_format_from_string (formats[f]), 320, 181, 0, 8,
+          CF_BORDER_CLAMP, 3);
+
+      g_print ("cuda chain vs cpu: %s frames-in-flight=%u: max diff %d\n",
+          formats[f], fif, d);
+      g_free (chain[0]);
+      g_free (chain[1]);
+    }
+}
+
+GST_END_TEST;
+
+static Suite *
+cudatemporaldenoise_suite (void)
+{
+  Suite *s = suite_create (ELEMENT);
+  TCase *tc = tcase_create (ELEMENT);
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_reference_sequences);
+  tcase_add_test (tc, test_every_template_format);
+  tcase_add_test (tc, test_padded_strides);
+  tcase_add_test (tc, test_history_restarts);
+  tcase_add_test (tc, test_frames_in_flight_keep_order);
+  tcase_add_test (tc, test_eos_keeps_every_frame);
+  tcase_add_test (tc, test_live_property_change);
+  tcase_add_test (tc, test_property_ranges);
+  tcase_add_test (tc, test_static_noise_converges);
+  tcase_add_test (tc, test_cut_passes_through);
+  tcase_add_test (tc, test_cuda_backend_without_gpu_is_an_error);
+  tcase_add_test (tc, test_cuda_backend);
+  tcase_add_test (tc, test_cuda_chain);
+  return s;
+}
+
+GST_CHECK_MAIN (cudatemporaldenoise);
