@@ -91,10 +91,12 @@ struct _GstCudaFilterClass
 
 /* Pad template caps for the formats every element supports: in system
  * memory, then in CUDA memory (the formats GStreamer 1.22's CUDA allocator
- * knows), then alternate fields in system memory; the same on both pads. */
-GstCaps *gst_cuda_filter_sink_caps (void);
+ * knows), then alternate fields in system memory; the same on both pads.
+ * A @stateful filter's leave out the packed 4:2:2 formats. */
+GstCaps *gst_cuda_filter_sink_caps (gboolean stateful);
 
-/* Adds the pad templates, the shared docs types; for class_init. */
+/* Adds the pad templates, the shared docs types; for class_init, after
+ * GstCudaFilterClass.stateful is set. */
 void gst_cuda_filter_class_add_pad_templates (GstElementClass * klass);
 
 /* Installs @pspec (taken) as property @prop_id of the element whose value
