@@ -1,7 +1,8 @@
 /* The Gaussian's window path on the GPU (gaussian_window.h): rows into a
  * float scratch frame, then columns into dst. One thread slides one segment
- * of one line: for rows, the threads of a warp take 32 consecutive rows;
- * for columns, 32 consecutive samples of a row (coalesced). */
+ * of one line: for rows, the threads of a warp take 32 consecutive rows
+ * (staged through shared memory); for columns, 32 consecutive samples of a
+ * row (coalesced as they are). */
 #include "gaussian_window.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
@@ -9,6 +10,8 @@
 namespace {
 
 constexpr int THREADS = 128;
+constexpr int WARP = 32;
+constexpr int WARPS = THREADS / WARP;
 
 struct State {
   float box, re[CF_GW_TERMS], im[CF_GW_TERMS];
@@ -51,25 +54,77 @@ segment (const CfGaussWindow & g, int n, CfBorder border, int x0, int x1,
   }
 }
 
-/* Rows: thread = row; blockIdx.y = segment; blockIdx.z = channel. */
+/* Loads samples [x, x + 32) of 32 rows from y0 (border-mapped; rows past
+ * the plane repeat its last) into tile[row][sample]: one row per load, the
+ * warp's lanes along it. */
+template < typename T > __device__ __forceinline__ void
+load_tile (float (*tile)[WARP + 1], const void *src, size_t stride, int y0,
+    int width, int height, int channels, int c, CfBorder border, int x,
+    int lane)
+{
+  const int i = cf_border_index (x + lane, width, border) * channels + c;
+#pragma unroll 8
+  for (int k = 0; k < WARP; k++)
+    tile[k][lane] = (float) __ldg (cf_row < T > (src, stride,
+            min (y0 + k, height - 1)) + i);
+}
+
+/* Rows: each warp slides 32 rows (a lane each) through one segment, 32
+ * samples at a time: the samples entering and leaving the window are
+ * staged in shared memory with coalesced loads along the rows, and the
+ * results leave the same way. blockIdx.y = segment; blockIdx.z = channel. */
 template < typename T > __global__ void
 __launch_bounds__ (THREADS)
 gw_rows (const void *__restrict__ src, size_t stride, float *__restrict__ tmp,
     int width, int height, int channels, unsigned mask, CfBorder border,
     const CfGaussWindow g)
 {
-  const int y = blockIdx.x * THREADS + threadIdx.x;
+  __shared__ float tiles[WARPS][2][WARP][WARP + 1];
+  const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
   const int c = blockIdx.z;
-  if (y >= height || !((mask >> c) & 1u))
+  const int y0 = (blockIdx.x * WARPS + warp) * WARP;
+  if (y0 >= height || !((mask >> c) & 1u))
     return;
-  const int seg = cf_gw_segment (g.radius);
-  const int x0 = blockIdx.y * seg;
-  const int x1 = min (x0 + seg, width);
-  const T *in = cf_row < T > (src, stride, y) + c;
-  float *out = tmp + (size_t) y * width * channels + c;
-  segment (g, width, border, x0, x1,
-      [&](int i) { return (float) __ldg (in + (size_t) i * channels); },
-      [&](int x, float v) { out[(size_t) x * channels] = v; });
+  float (*enter)[WARP + 1] = tiles[warp][0];
+  float (*leave)[WARP + 1] = tiles[warp][1];
+  const int r = g.radius, seg = cf_gw_segment (r);
+  const int x0 = blockIdx.y * seg, x1 = min (x0 + seg, width);
+  const size_t samples = (size_t) width * channels;
+  State s = { };
+
+  for (int xc = x0 - 2 * r - 1; xc < x0; xc += WARP) {
+    const int n = min (WARP, x0 - xc);
+    load_tile < T > (enter, src, stride, y0, width, height, channels, c,
+        border, xc + r + 1, lane);
+    __syncwarp ();
+    for (int k = 0; k < n; k++)
+      slide (s, g, enter[lane][k], 0.0f);
+    __syncwarp ();
+  }
+  for (int xc = x0; xc < x1; xc += WARP) {
+    const int n = min (WARP, x1 - xc);
+    load_tile < T > (enter, src, stride, y0, width, height, channels, c,
+        border, xc + r + 1, lane);
+    load_tile < T > (leave, src, stride, y0, width, height, channels, c,
+        border, xc - r, lane);
+    __syncwarp ();
+    for (int k = 0; k < n; k++) {
+      float v = g.a0 * s.box;
+#pragma unroll
+      for (int t = 0; t < CF_GW_TERMS; t++)
+        v += g.a[t] * s.re[t];
+      const float fin = enter[lane][k], fout = leave[lane][k];
+      leave[lane][k] = v;
+      if (xc + k + 1 < x1)
+        slide (s, g, fin, fout);
+    }
+    __syncwarp ();
+    if (lane < n)
+      for (int k = 0; k < WARP && y0 + k < height; k++)
+        tmp[(size_t) (y0 + k) * samples + (size_t) (xc + lane) * channels +
+            c] = leave[k][lane];
+    __syncwarp ();
+  }
 }
 
 /* Columns: thread = sample of a row; blockIdx.y = segment. */
@@ -114,7 +169,7 @@ launch (const CfPlane * src, const CfPlane * dst, float *tmp,
   cf_gw_plan (p->sigma_x, p->radius_x, &gx);
   cf_gw_plan (p->sigma_y, p->radius_y, &gy);
 
-  dim3 rows ((h + THREADS - 1) / THREADS,
+  dim3 rows ((h + THREADS - 1) / THREADS,  /* a row per thread */
       (w + cf_gw_segment (gx.radius) - 1) / cf_gw_segment (gx.radius), c);
   gw_rows < T > <<<rows, THREADS, 0, stream>>> (src->data, src->stride, tmp,
       w, h, c, p->channel_mask, p->border, gx);
