@@ -11,9 +11,10 @@
  * on both axes) are compiled with the radius known, fully unrolled.
  *
  * cf_gaussian_blur picks the path: the window one (gaussian_window.cu)
- * where cf_gaussian_uses_window says so, this kernel up to radius
- * CF_GAUSSIAN_TILE_MAX_RADIUS, gaussian_wide.cu above. */
-#include "gaussian_window.h"
+ * where cf_gaussian_uses_window says so, gaussian_wide.cu above radius
+ * CF_GAUSSIAN_TILE_MAX_RADIUS, gaussian_small.cu for radii up to 2 on
+ * aligned planes, this kernel otherwise. */
+#include "gaussian_paths.h"
 #include "cf_kernel.cuh"
 
 
@@ -296,6 +297,13 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   if (p->radius_x > CF_GAUSSIAN_TILE_MAX_RADIUS
       || p->radius_y > CF_GAUSSIAN_TILE_MAX_RADIUS)
     return cf_gaussian_wide (exec, src, dst, p);
+  /* Quad-wide access needs every row start aligned to a quad of samples. */
+  size_t quad_bytes = 4 * (size_t) cf_plane_bytes_per_sample (src);
+  int aligned = ((uintptr_t) src->data | (uintptr_t) dst->data | src->stride |
+      dst->stride) % quad_bytes == 0;
+  if (aligned && p->radius_x <= CF_GAUSSIAN_SMALL_MAX_RADIUS
+      && p->radius_y <= CF_GAUSSIAN_SMALL_MAX_RADIUS)
+    return cf_gaussian_small (exec, src, dst, p);
 
   GaussArgs a = { };
   a.wx[0] = a.wy[0] = 1.0f;
@@ -310,10 +318,7 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   a.threshold = (float) (p->threshold * a.max);
   a.border = p->border;
   a.mask = p->channel_mask;
-  /* Quad-wide access needs every row start aligned to a quad of samples. */
-  size_t quad_bytes = 4 * (size_t) cf_plane_bytes_per_sample (src);
-  a.aligned = ((uintptr_t) src->data | (uintptr_t) dst->data | src->stride |
-      dst->stride) % quad_bytes == 0;
+  a.aligned = aligned;
 
   cudaStream_t stream = (cudaStream_t) exec->stream;
   return src->depth > 8 ?

@@ -1,6 +1,6 @@
 /* Plain-C reference Gaussian: simple enough to trust by reading. */
 #include "gaussian.h"
-#include "gaussian_window.h"
+#include "gaussian_paths.h"
 #include "cf_plane_access.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * scratch frame, then columns into dst, one thread per sample, every tap
  * read through L1. Slow (it is what the window path replaces), but it is
  * the direct truncated Gaussian at every radius. */
-#include "gaussian_window.h"
+#include "gaussian_paths.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
 

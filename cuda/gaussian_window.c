@@ -1,6 +1,6 @@
 /* The Gaussian's window path: the fit (shared with the kernel) and the
  * plain-C twin of the kernel, float arithmetic in the kernel's order. */
-#include "gaussian_window.h"
+#include "gaussian_paths.h"
 #include "cf_plane_access.h"
 
 #include <math.h>
@@ -41,36 +41,38 @@ solve (int n, double a[NB][NB], double *b)
 }
 
 /* Least-squares fit of w[|n|], |n| <= r, by 1 and cos (pi k n / period),
- * k = 1..terms; returns the L1 residual, coefficients in c. */
+ * k = 1..terms; returns the L1 residual, coefficients in c. The terms are
+ * even: n and -n count once, twice weighted. */
 static double
 fit (const float *w, int r, int terms, double period, double *c)
 {
+  double basis[CF_GAUSSIAN_MAX_RADIUS + 1][NB];
   double a[NB][NB] = { {0} };
   int n = terms + 1;
   memset (c, 0, sizeof (double) * NB);
-  for (int m = -r; m <= r; m++) {
-    double basis[NB];
+  for (int m = 0; m <= r; m++) {
+    double twice = m ? 2.0 : 1.0;
     for (int k = 0; k < n; k++)
-      basis[k] = cos (M_PI * k * m / period);
+      basis[m][k] = cos (M_PI * k * m / period);
     for (int i = 0; i < n; i++) {
-      c[i] += basis[i] * w[abs (m)];
+      c[i] += twice * basis[m][i] * w[m];
       for (int j = 0; j < n; j++)
-        a[i][j] += basis[i] * basis[j];
+        a[i][j] += twice * basis[m][i] * basis[m][j];
     }
   }
   solve (n, a, c);
   double residual = 0.0;
-  for (int m = -r; m <= r; m++) {
+  for (int m = 0; m <= r; m++) {
     double f = 0.0;
     for (int k = 0; k < n; k++)
-      f += c[k] * cos (M_PI * k * m / period);
-    residual += fabs (f - w[abs (m)]);
+      f += c[k] * basis[m][k];
+    residual += (m ? 2.0 : 1.0) * fabs (f - w[m]);
   }
   return residual;
 }
 
-void
-cf_gw_plan (double sigma, int radius, CfGaussWindow * plan)
+static void
+make_plan (double sigma, int radius, CfGaussWindow * plan)
 {
   float w[CF_GAUSSIAN_MAX_RADIUS + 1];
   double best[NB] = { 1.0 }, best_period = 1.0;
@@ -104,6 +106,31 @@ cf_gw_plan (double sigma, int radius, CfGaussWindow * plan)
     plan->out_re[k] = (float) cos (om * radius);
     plan->out_im[k] = (float) -sin (om * radius);
   }
+}
+
+/* Fitting takes about 0.1 ms at radius 300, once a frame and plane too
+ * many: each thread keeps its last few plans. */
+#define CACHED 4
+void
+cf_gw_plan (double sigma, int radius, CfGaussWindow * plan)
+{
+  static __thread struct {
+    double sigma;
+    CfGaussWindow plan;
+  } cache[CACHED];
+  static __thread int used, next;
+
+  for (int i = 0; i < used; i++)
+    if (cache[i].sigma == sigma && cache[i].plan.radius == radius) {
+      *plan = cache[i].plan;
+      return;
+    }
+  make_plan (sigma, radius, plan);
+  cache[next].sigma = sigma;
+  cache[next].plan = *plan;
+  next = (next + 1) % CACHED;
+  if (used < CACHED)
+    used++;
 }
 
 int

@@ -1,9 +1,9 @@
-/* The Gaussian's window path on the GPU (gaussian_window.h): rows into a
+/* The Gaussian's window path on the GPU (gaussian_paths.h): rows into a
  * float scratch frame, then columns into dst. One thread slides one segment
  * of one line: for rows, the threads of a warp take 32 consecutive rows
  * (staged through shared memory); for columns, 32 consecutive samples of a
  * row (coalesced as they are). */
-#include "gaussian_window.h"
+#include "gaussian_paths.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
 

@@ -256,9 +256,10 @@ static void
 crossover (const Format * formats, size_t nformats)
 {
   printf ("\n### Crossover, 3840x2160: direct / window ms by radius\n\n");
-  cf_bench_table ("format | r 6 | r 8 | r 10 | r 12 | r 15 | r 18 | r 24");
+  cf_bench_table ("format | r 6 | r 9 | r 12 | r 15 | r 20 | r 30 | r 45 | "
+      "r 60");
   for (size_t f = 0; f < nformats; f++) {
-    static const int radii[] = { 6, 8, 10, 12, 15, 18, 24 };
+    static const int radii[] = { 6, 9, 12, 15, 20, 30, 45, 60 };
     Run r;
     run_format (&r, &formats[f]);
     printf ("| %s |", formats[f].name);

@@ -128,6 +128,35 @@ paths (int step)
         }
 }
 
+/* Radii 1 and 2: the small-mask kernel (pitched device planes are
+ * aligned), every layout, odd widths, warps over the row's end. */
+static void
+small (int step)
+{
+  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+    {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {4, 8, 0xE}, {3, 8, 0x7},
+    {2, 8, 0x3}, {4, 16, 0x7}, {3, 16, 0x7}, {2, 16, 0x3}
+  };
+  static const double sigmas[][2] = { {0.3, 0.3}, {0.6, 0.6}, {0.6, 0.3},
+  {0.3, 0.55}
+  };
+  static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {130, 131},
+  {4097, 9}, {61, 40}
+  };
+  int n = 0;
+
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+      for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
+        if (n++ % step)
+          continue;
+        check_path (sizes[s][0], sizes[s][1], layouts[l].channels,
+            layouts[l].depth, layouts[l].mask, sigmas[g][0], sigmas[g][1],
+            (g + s) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+            CF_GAUSSIAN_AUTO, g == 2 ? 1.5 : 0.0, l == 1 ? 0.01 : 0.0, 0);
+      }
+}
+
 int
 main (void)
 {
@@ -165,6 +194,7 @@ main (void)
   check_deep (67, 35, 1, 0xfff0, 1.0, 1);
   check_deep (67, 35, 1, 0x3ff, 3.0, 0);
   paths (step);
+  small (step);
   if (getenv ("CF_TEST_QUICK"))
     return cf_test_finish (passed, failed);
   /* The window path against the direct truncated Gaussian, large frames. */

@@ -6,7 +6,7 @@
  * case's max error (the figures in docs/cudagaussianblur.md). */
 #include "cf_test_util.h"
 #include "gaussian.h"
-#include "gaussian_window.h"
+#include "gaussian_paths.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,11 @@
-/* The Gaussian's window path, shared by its kernel (gaussian_window.cu) and
- * its plain-C twin (gaussian_window.c).
+/* The Gaussian's paths (cf_gaussian_blur picks one), shared by their
+ * kernels and plain-C twins: the one-pass tile kernel (gaussian.cu), the
+ * small-mask kernel (gaussian_small.cu), the wide direct one
+ * (gaussian_wide.cu) and the window path (gaussian_window.cu, its twin
+ * gaussian_window.c).
  *
- * The truncated kernel w[-r..r] is fitted (least squares, in double) by a
- * box plus CF_GW_TERMS cosines, w[n] ~ a0 + sum_k a_k cos (omega_k n) on
+ * The window path: the truncated kernel w[-r..r] is fitted (least squares,
+ * in double) by a box plus CF_GW_TERMS cosines, w[n] ~ a0 + sum_k a_k cos (omega_k n) on
  * |n| <= r, omega_k = pi k / P. Each cosine's window sum
  * C_k(x) = sum_{|n| <= r} f(x + n) e^(i omega_k n) slides by one sample in
  * O(1): C_k(x + 1) = e^(-i omega_k) (C_k(x) + f(x + r + 1) e^(i omega_k (r + 1))
@@ -11,8 +14,8 @@
  * clamp and mirror are exact. A line is cut into segments of
  * cf_gw_segment (r) samples, each started by sliding 2 r + 1 samples into
  * an empty window; the kernel and the C twin cut and round alike. */
-#ifndef CF_GAUSSIAN_WINDOW_H
-#define CF_GAUSSIAN_WINDOW_H
+#ifndef CF_GAUSSIAN_PATHS_H
+#define CF_GAUSSIAN_PATHS_H
 
 #include "gaussian.h"
 #include "cf_border.h"
@@ -72,6 +75,12 @@ CfStatus cf_gw_blur_ref (const CfPlane * src, const CfPlane * dst,
 CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
+/* Radii 1 and 2 (on both axes) in one pass without shared memory, for
+ * planes whose rows start on 4-sample boundaries. */
+#define CF_GAUSSIAN_SMALL_MAX_RADIUS 2
+CfStatus cf_gaussian_small (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfGaussianParams * params);
+
 /* The direct path for radii above what the one-pass kernel holds in shared
  * memory: rows then columns through exec->scratch. */
 #define CF_GAUSSIAN_TILE_MAX_RADIUS 127
@@ -81,4 +90,4 @@ CfStatus cf_gaussian_wide (const CfExec * exec, const CfPlane * src,
 #ifdef __cplusplus
 }
 #endif
-#endif /* CF_GAUSSIAN_WINDOW_H */
+#endif /* CF_GAUSSIAN_PATHS_H */
