@@ -42,7 +42,7 @@ void cf_gw_plan (double sigma, int radius, CfGaussWindow * plan);
 /* Below this radius the direct path is faster (measured on an H100,
  * docs/cudagaussianblur.md); above this residual the fit is not exact
  * enough (a radius far above 3 sigma). */
-#define CF_GW_MIN_RADIUS 12
+#define CF_GW_MIN_RADIUS 24
 #define CF_GW_MAX_RESIDUAL 1e-3
 
 /* Samples of a line per segment. */

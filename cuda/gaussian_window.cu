@@ -2,7 +2,8 @@
  * float scratch frame, then columns into dst. One thread slides one segment
  * of one line: for rows, the threads of a warp take 32 consecutive rows
  * (staged through shared memory); for columns, 32 consecutive samples of a
- * row (coalesced as they are). */
+ * row (coalesced as they are). Samples are fetched a chunk ahead, so each
+ * thread has a chunk's loads in flight while it computes. */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
@@ -30,49 +31,52 @@ slide (State & s, const CfGaussWindow & g, float fin, float fout)
   }
 }
 
-/* Segment [x0, x1) of a line of n samples: read (i) is sample i (already
- * border-mapped by the caller's index), put (x, v) takes the result. */
-template < typename Read, typename Put > __device__ __forceinline__ void
-segment (const CfGaussWindow & g, int n, CfBorder border, int x0, int x1,
-    Read read, Put put)
+/* The value of the window at its current position. */
+__device__ __forceinline__ float
+value (const State & s, const CfGaussWindow & g)
 {
-  const int r = g.radius;
-  State s = { };
-#pragma unroll 4
-  for (int x = x0 - 2 * r - 1; x < x0; x++)
-    slide (s, g, read (cf_border_index (x + r + 1, n, border)), 0.0f);
-#pragma unroll 4
-  for (int x = x0; x < x1; x++) {
-    float v = g.a0 * s.box;
+  float v = g.a0 * s.box;
 #pragma unroll
-    for (int k = 0; k < CF_GW_TERMS; k++)
-      v += g.a[k] * s.re[k];
-    put (x, v);
-    if (x + 1 < x1)
-      slide (s, g, read (cf_border_index (x + r + 1, n, border)),
-          read (cf_border_index (x - r, n, border)));
-  }
+  for (int t = 0; t < CF_GW_TERMS; t++)
+    v += g.a[t] * s.re[t];
+  return v;
 }
 
+/* A segment [x0, x1) is walked in chunks of up to N positions: first the
+ * warm-up from x0 - 2 r - 1 (the window filling), then the outputs. Every
+ * chunk's samples are fetched while the one before is computed. */
+template < int N > struct Chunks {
+  int x0, x1, xc;
+  __device__ bool warm () const {
+    return xc < x0;
+  }
+  __device__ int count () const {
+    return warm ()? min (N, x0 - xc) : min (N, x1 - xc);
+  }
+  __device__ int next () const {
+    return xc + count ();
+  }
+};
+
 /* Loads samples [x, x + 32) of 32 rows from y0 (border-mapped; rows past
- * the plane repeat its last) into tile[row][sample]: one row per load, the
- * warp's lanes along it. */
+ * the plane repeat its last) into v[row]: one row per load, the warp's
+ * lanes along it. */
 template < typename T > __device__ __forceinline__ void
-load_tile (float (*tile)[WARP + 1], const void *src, size_t stride, int y0,
-    int width, int height, int channels, int c, CfBorder border, int x,
-    int lane)
+fetch_tile (float *v, const void *src, size_t stride, int y0, int width,
+    int height, int channels, int c, CfBorder border, int x, int lane)
 {
   const int i = cf_border_index (x + lane, width, border) * channels + c;
-#pragma unroll 8
+#pragma unroll
   for (int k = 0; k < WARP; k++)
-    tile[k][lane] = (float) __ldg (cf_row < T > (src, stride,
+    v[k] = (float) __ldg (cf_row < T > (src, stride,
             min (y0 + k, height - 1)) + i);
 }
 
 /* Rows: each warp slides 32 rows (a lane each) through one segment, 32
  * samples at a time: the samples entering and leaving the window are
- * staged in shared memory with coalesced loads along the rows, and the
- * results leave the same way. blockIdx.y = segment; blockIdx.z = channel. */
+ * fetched with coalesced loads along the rows (a chunk ahead, in
+ * registers) and transposed through shared memory, and the results leave
+ * the same way. blockIdx.y = segment; blockIdx.z = channel. */
 template < typename T > __global__ void
 __launch_bounds__ (THREADS)
 gw_rows (const void *__restrict__ src, size_t stride, float *__restrict__ tmp,
@@ -88,46 +92,61 @@ gw_rows (const void *__restrict__ src, size_t stride, float *__restrict__ tmp,
   float (*enter)[WARP + 1] = tiles[warp][0];
   float (*leave)[WARP + 1] = tiles[warp][1];
   const int r = g.radius, seg = cf_gw_segment (r);
-  const int x0 = blockIdx.y * seg, x1 = min (x0 + seg, width);
   const size_t samples = (size_t) width * channels;
+  Chunks < WARP > ch;
+  ch.x0 = blockIdx.y * seg;
+  ch.x1 = min (ch.x0 + seg, width);
+  ch.xc = ch.x0 - 2 * r - 1;
   State s = { };
+  float ve[WARP], vl[WARP] = { };
 
-  for (int xc = x0 - 2 * r - 1; xc < x0; xc += WARP) {
-    const int n = min (WARP, x0 - xc);
-    load_tile < T > (enter, src, stride, y0, width, height, channels, c,
-        border, xc + r + 1, lane);
-    __syncwarp ();
-    for (int k = 0; k < n; k++)
-      slide (s, g, enter[lane][k], 0.0f);
-    __syncwarp ();
-  }
-  for (int xc = x0; xc < x1; xc += WARP) {
-    const int n = min (WARP, x1 - xc);
-    load_tile < T > (enter, src, stride, y0, width, height, channels, c,
-        border, xc + r + 1, lane);
-    load_tile < T > (leave, src, stride, y0, width, height, channels, c,
-        border, xc - r, lane);
-    __syncwarp ();
-    for (int k = 0; k < n; k++) {
-      float v = g.a0 * s.box;
+  fetch_tile < T > (ve, src, stride, y0, width, height, channels, c, border,
+      ch.xc + r + 1, lane);
+  while (ch.xc < ch.x1) {
+    const bool warm = ch.warm ();
+    const int n = ch.count ();
 #pragma unroll
-      for (int t = 0; t < CF_GW_TERMS; t++)
-        v += g.a[t] * s.re[t];
-      const float fin = enter[lane][k], fout = leave[lane][k];
-      leave[lane][k] = v;
-      if (xc + k + 1 < x1)
-        slide (s, g, fin, fout);
+    for (int k = 0; k < WARP; k++) {
+      enter[k][lane] = ve[k];
+      if (!warm)
+        leave[k][lane] = vl[k];
+    }
+    Chunks < WARP > nx = ch;
+    nx.xc = ch.next ();
+    if (nx.xc < nx.x1) {
+      fetch_tile < T > (ve, src, stride, y0, width, height, channels, c,
+          border, nx.xc + r + 1, lane);
+      if (!nx.warm ())
+        fetch_tile < T > (vl, src, stride, y0, width, height, channels, c,
+            border, nx.xc - r, lane);
     }
     __syncwarp ();
-    if (lane < n)
-      for (int k = 0; k < WARP && y0 + k < height; k++)
-        tmp[(size_t) (y0 + k) * samples + (size_t) (xc + lane) * channels +
-            c] = leave[k][lane];
+    if (warm) {
+      for (int k = 0; k < n; k++)
+        slide (s, g, enter[lane][k], 0.0f);
+    } else {
+      for (int k = 0; k < n; k++) {
+        const float v = value (s, g);
+        const float fin = enter[lane][k], fout = leave[lane][k];
+        leave[lane][k] = v;
+        if (ch.xc + k + 1 < ch.x1)
+          slide (s, g, fin, fout);
+      }
+      __syncwarp ();
+      if (lane < n)
+        for (int k = 0; k < WARP && y0 + k < height; k++)
+          tmp[(size_t) (y0 + k) * samples + (size_t) (ch.xc + lane) *
+              channels + c] = leave[k][lane];
+    }
     __syncwarp ();
+    ch = nx;
   }
 }
 
-/* Columns: thread = sample of a row; blockIdx.y = segment. */
+constexpr int COL_CHUNK = 16;
+
+/* Columns: thread = sample of a row; blockIdx.y = segment. Each thread
+ * fetches a chunk's entering and leaving samples ahead into registers. */
 template < typename T > __global__ void
 __launch_bounds__ (THREADS)
 gw_columns (const float *__restrict__ tmp, const void *__restrict__ src,
@@ -136,27 +155,70 @@ gw_columns (const float *__restrict__ tmp, const void *__restrict__ src,
     float threshold, float max, const CfGaussWindow g)
 {
   const int samples = width * channels;
-  const int s = blockIdx.x * THREADS + threadIdx.x;
-  if (s >= samples)
+  const int sx = blockIdx.x * THREADS + threadIdx.x;
+  if (sx >= samples)
     return;
-  const int seg = cf_gw_segment (g.radius);
-  const int y0 = blockIdx.y * seg;
-  const int y1 = min (y0 + seg, height);
-  if (!((mask >> (s % channels)) & 1u)) {
-    for (int y = y0; y < y1; y++)
-      cf_row < T > (dst, dst_stride, y)[s] =
-          cf_row < T > (src, src_stride, y)[s];
+  const int r = g.radius, seg = cf_gw_segment (r);
+  Chunks < COL_CHUNK > ch;
+  ch.x0 = blockIdx.y * seg;
+  ch.x1 = min (ch.x0 + seg, height);
+  if (!((mask >> (sx % channels)) & 1u)) {
+    for (int y = ch.x0; y < ch.x1; y++)
+      cf_row < T > (dst, dst_stride, y)[sx] =
+          cf_row < T > (src, src_stride, y)[sx];
     return;
   }
-  const float *col = tmp + s;
-  segment (g, height, border, y0, y1,
-      [&](int i) { return __ldg (col + (size_t) i * samples); },
-      [&](int y, float v) {
-        float in = (float) cf_row < T > (src, src_stride, y)[s];
-        cf_row < T > (dst, dst_stride, y)[s] = (T) fminf (
-            cf_round_up_clamped < T > (cf_gaussian_finish (in, v, amount,
-                    threshold)), max);
-      });
+  const float *col = tmp + sx;
+  ch.xc = ch.x0 - 2 * r - 1;
+  State s = { };
+  float ve[COL_CHUNK], vl[COL_CHUNK] = { };
+
+#pragma unroll
+  for (int k = 0; k < COL_CHUNK; k++)
+    ve[k] = __ldg (col + (size_t) cf_border_index (ch.xc + k + r + 1, height,
+            border) * samples);
+  while (ch.xc < ch.x1) {
+    const bool warm = ch.warm ();
+    const int n = ch.count ();
+    float e[COL_CHUNK], l[COL_CHUNK];
+#pragma unroll
+    for (int k = 0; k < COL_CHUNK; k++) {
+      e[k] = ve[k];
+      l[k] = warm ? 0.0f : vl[k];
+    }
+    Chunks < COL_CHUNK > nx = ch;
+    nx.xc = ch.next ();
+    if (nx.xc < nx.x1) {
+#pragma unroll
+      for (int k = 0; k < COL_CHUNK; k++)
+        ve[k] = __ldg (col + (size_t) cf_border_index (nx.xc + k + r + 1,
+                height, border) * samples);
+      if (!nx.warm ())
+#pragma unroll
+        for (int k = 0; k < COL_CHUNK; k++)
+          vl[k] = __ldg (col + (size_t) cf_border_index (nx.xc + k - r,
+                  height, border) * samples);
+    }
+#pragma unroll
+    for (int k = 0; k < COL_CHUNK; k++) {
+      if (k >= n)
+        break;
+      const int y = ch.xc + k;
+      if (!warm) {
+        /* a blur does not read src (cf_gaussian_finish ignores it) */
+        const float in = amount != 0.0f ?
+            (float) cf_row < T > (src, src_stride, y)[sx] : 0.0f;
+        cf_row < T > (dst, dst_stride, y)[sx] = (T) fminf (
+            cf_round_up_clamped < T > (cf_gaussian_finish (in, value (s, g),
+                    amount, threshold)), max);
+        if (y + 1 < ch.x1)
+          slide (s, g, e[k], l[k]);
+      } else {
+        slide (s, g, e[k], 0.0f);
+      }
+    }
+    ch = nx;
+  }
 }
 
 template < typename T > CfStatus
