@@ -292,7 +292,7 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     return st;
   if (!exec->stream)
     return CF_ERROR_INVALID;
-  if (cf_gaussian_uses_window (p))
+  if (cf_gaussian_uses_window (p, src->channels))
     return cf_gw_blur (exec, src, dst, p);
   if (p->radius_x > CF_GAUSSIAN_TILE_MAX_RADIUS
       || p->radius_y > CF_GAUSSIAN_TILE_MAX_RADIUS)

@@ -57,8 +57,9 @@ CfStatus cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
 CfStatus cf_gaussian_blur_direct_ref (const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
-/* Whether cf_gaussian_blur takes the window path for these parameters. */
-int cf_gaussian_uses_window (const CfGaussianParams * params);
+/* Whether cf_gaussian_blur takes the window path for these parameters on
+ * a plane of `channels` channels. */
+int cf_gaussian_uses_window (const CfGaussianParams * params, int channels);
 
 #ifdef __cplusplus
 }

@@ -40,9 +40,11 @@ typedef struct {
 void cf_gw_plan (double sigma, int radius, CfGaussWindow * plan);
 
 /* Below this radius the direct path is faster (measured on an H100,
- * docs/cudagaussianblur.md); above this residual the fit is not exact
+ * docs/cudagaussianblur.md: gray planes from radius 14, RGBA from 25 with
+ * the third GPU run's kernels); above this residual the fit is not exact
  * enough (a radius far above 3 sigma). */
-#define CF_GW_MIN_RADIUS 24
+#define CF_GW_MIN_RADIUS 15
+#define CF_GW_MIN_RADIUS_MULTI 24     /* planes of 2 or more channels */
 #define CF_GW_MAX_RESIDUAL 1e-3
 
 /* Samples of a line per segment. */
@@ -75,9 +77,10 @@ CfStatus cf_gw_blur_ref (const CfPlane * src, const CfPlane * dst,
 CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
-/* Radii 1 and 2 (on both axes) in one pass without shared memory, for
- * planes whose rows start on 4-sample boundaries. */
-#define CF_GAUSSIAN_SMALL_MAX_RADIUS 2
+/* Radius 1 (on both axes) in one pass without shared memory, for planes
+ * whose rows start on 4-sample boundaries (the kernel takes radius 2 too,
+ * but the tile kernel was faster there on an H100). */
+#define CF_GAUSSIAN_SMALL_MAX_RADIUS 1
 CfStatus cf_gaussian_small (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 

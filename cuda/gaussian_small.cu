@@ -1,7 +1,6 @@
 /* The Gaussian for radii 1 and 2 in one pass, without shared memory: a
  * thread owns a quad (4 consecutive samples of a row) down a strip of ROWS
- * rows. Each row's quad is loaded once (one 32- or 64-bit load, all the
- * strip's loads issued before the first is used) and its
+ * rows. Each row's quad is loaded once (one 32- or 64-bit load) and its
  * neighbours' samples come from the neighbouring lanes (warp shuffles); the
  * H lanes at each end of a warp only supply those halo samples. The row is
  * filtered horizontally in registers and the last 2R + 1 filtered rows are
@@ -112,18 +111,14 @@ gaussian_small (const void *__restrict__ src, size_t src_stride,
 
   float h[2 * R + 1][4] = { };  /* filtered rows y - 2R .. y */
   float in[R + 1][4] = { };     /* unfiltered rows y - R .. y */
-  /* Every row's quad first, so that all the loads are in flight at once
-   * (rows past the plane read through the border, unused). */
-  Raw < T > raw[ROWS + 2 * R];
-#pragma unroll
-  for (int j = 0; j < ROWS + 2 * R; j++)
-    raw[j] = load_quad < T, C > (cf_row < T > (src, src_stride,
-            cf_border_index (y0 - R + j, height, a.border)), s0, width,
-        a.border);
 #pragma unroll
   for (int j = 0; j < ROWS + 2 * R; j++) {
     const int y = y0 - R + j;
-    const Raw < T > mine = raw[j];
+    if (y - R >= height)
+      break;                    /* uniform: no output row left */
+    const T *row = cf_row < T > (src, src_stride,
+        cf_border_index (y, height, a.border));
+    const Raw < T > mine = load_quad < T, C > (row, s0, width, a.border);
     float v[N];
 #pragma unroll
     for (int i = 0; i < 4; i++)

@@ -134,12 +134,13 @@ cf_gw_plan (double sigma, int radius, CfGaussWindow * plan)
 }
 
 int
-cf_gaussian_uses_window (const CfGaussianParams * p)
+cf_gaussian_uses_window (const CfGaussianParams * p, int channels)
 {
   CfGaussWindow gx, gy;
+  int min = channels > 1 ? CF_GW_MIN_RADIUS_MULTI : CF_GW_MIN_RADIUS;
   if (p->path != CF_GAUSSIAN_AUTO)
     return p->path == CF_GAUSSIAN_WINDOW;
-  if (p->radius_x < CF_GW_MIN_RADIUS && p->radius_y < CF_GW_MIN_RADIUS)
+  if (p->radius_x < min && p->radius_y < min)
     return 0;
   cf_gw_plan (p->sigma_x, p->radius_x, &gx);
   cf_gw_plan (p->sigma_y, p->radius_y, &gy);

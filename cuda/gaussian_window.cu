@@ -58,85 +58,112 @@ template < int N > struct Chunks {
   }
 };
 
-/* Loads samples [x, x + 32) of 32 rows from y0 (border-mapped; rows past
- * the plane repeat its last) into v[row]: one row per load, the warp's
- * lanes along it. */
-template < typename T > __device__ __forceinline__ void
+/* A warp of the rows pass slides LINES = ROWS_OF (C) rows x C channels,
+ * a lane each: lane = row * C + channel. Its tiles hold, for each of its
+ * rows, 32 pixels x C samples, at a row pitch of 33 C floats so that the
+ * lanes' reads (row i, channel c, pixel k) fall in distinct banks. */
+template < int C > struct RowTile {
+  static constexpr int ROWS = WARP / C;
+  static constexpr int PITCH = 33 * C;
+  static constexpr int FLOATS = ROWS * PITCH;
+  static constexpr int LOADS = ROWS * C;        /* per lane and tile */
+};
+
+/* Loads pixels [x, x + 32) of the warp's rows from y0 (border-mapped;
+ * rows past the plane repeat its last) into v: load m takes row m / C,
+ * samples (m % C) 32 + lane of its 32 C, so every load is 32 consecutive
+ * samples of a row. */
+template < typename T, int C > __device__ __forceinline__ void
 fetch_tile (float *v, const void *src, size_t stride, int y0, int width,
-    int height, int channels, int c, CfBorder border, int x, int lane)
+    int height, CfBorder border, int x, int lane)
 {
-  const int i = cf_border_index (x + lane, width, border) * channels + c;
 #pragma unroll
-  for (int k = 0; k < WARP; k++)
-    v[k] = (float) __ldg (cf_row < T > (src, stride,
-            min (y0 + k, height - 1)) + i);
+  for (int m = 0; m < RowTile < C >::LOADS; m++) {
+    const int sm = (m % C) * WARP + lane, px = sm / C;
+    v[m] = (float) __ldg (cf_row < T > (src, stride,
+            min (y0 + m / C, height - 1)) + cf_border_index (x + px, width,
+            border) * C + sm - px * C);
+  }
 }
 
-/* Rows: each warp slides 32 rows (a lane each) through one segment, 32
- * samples at a time: the samples entering and leaving the window are
- * fetched with coalesced loads along the rows (a chunk ahead, in
- * registers) and transposed through shared memory, and the results leave
- * the same way. blockIdx.y = segment; blockIdx.z = channel. */
-template < typename T > __global__ void
+template < int C > __device__ __forceinline__ void
+put_tile (float *tile, const float *v, int lane)
+{
+#pragma unroll
+  for (int m = 0; m < RowTile < C >::LOADS; m++)
+    tile[(m / C) * RowTile < C >::PITCH + (m % C) * WARP + lane] = v[m];
+}
+
+/* Rows: each warp slides its rows x channels (a lane each) through one
+ * segment, 32 pixels at a time: the samples entering and leaving the
+ * window are fetched with coalesced loads along the rows (a chunk ahead,
+ * in registers) and transposed through shared memory, and the results
+ * leave the same way. blockIdx.y = segment. */
+template < typename T, int C > __global__ void
 __launch_bounds__ (THREADS)
 gw_rows (const void *__restrict__ src, size_t stride, float *__restrict__ tmp,
-    int width, int height, int channels, unsigned mask, CfBorder border,
+    int width, int height, unsigned mask, CfBorder border,
     const CfGaussWindow g)
 {
-  __shared__ float tiles[WARPS][2][WARP][WARP + 1];
+  typedef RowTile < C > Tile;
+  __shared__ float tiles[WARPS][2][Tile::FLOATS];
   const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
-  const int c = blockIdx.z;
-  const int y0 = (blockIdx.x * WARPS + warp) * WARP;
-  if (y0 >= height || !((mask >> c) & 1u))
+  const int y0 = (blockIdx.x * WARPS + warp) * Tile::ROWS;
+  if (y0 >= height)
     return;
-  float (*enter)[WARP + 1] = tiles[warp][0];
-  float (*leave)[WARP + 1] = tiles[warp][1];
+  /* lanes past ROWS x C (C = 3: 2 of them) slide a copy of the last line */
+  const int line = min (lane, Tile::ROWS * C - 1);
+  const int mine = (line / C) * Tile::PITCH + line % C;
+  float *enter = tiles[warp][0], *leave = tiles[warp][1];
   const int r = g.radius, seg = cf_gw_segment (r);
-  const size_t samples = (size_t) width * channels;
+  const size_t samples = (size_t) width * C;
   Chunks < WARP > ch;
   ch.x0 = blockIdx.y * seg;
   ch.x1 = min (ch.x0 + seg, width);
   ch.xc = ch.x0 - 2 * r - 1;
   State s = { };
-  float ve[WARP], vl[WARP] = { };
+  float ve[Tile::LOADS], vl[Tile::LOADS] = { };
 
-  fetch_tile < T > (ve, src, stride, y0, width, height, channels, c, border,
+  fetch_tile < T, C > (ve, src, stride, y0, width, height, border,
       ch.xc + r + 1, lane);
   while (ch.xc < ch.x1) {
     const bool warm = ch.warm ();
     const int n = ch.count ();
-#pragma unroll
-    for (int k = 0; k < WARP; k++) {
-      enter[k][lane] = ve[k];
-      if (!warm)
-        leave[k][lane] = vl[k];
-    }
+    put_tile < C > (enter, ve, lane);
+    if (!warm)
+      put_tile < C > (leave, vl, lane);
     Chunks < WARP > nx = ch;
     nx.xc = ch.next ();
     if (nx.xc < nx.x1) {
-      fetch_tile < T > (ve, src, stride, y0, width, height, channels, c,
-          border, nx.xc + r + 1, lane);
+      fetch_tile < T, C > (ve, src, stride, y0, width, height, border,
+          nx.xc + r + 1, lane);
       if (!nx.warm ())
-        fetch_tile < T > (vl, src, stride, y0, width, height, channels, c,
-            border, nx.xc - r, lane);
+        fetch_tile < T, C > (vl, src, stride, y0, width, height, border,
+            nx.xc - r, lane);
     }
     __syncwarp ();
     if (warm) {
       for (int k = 0; k < n; k++)
-        slide (s, g, enter[lane][k], 0.0f);
+        slide (s, g, enter[mine + k * C], 0.0f);
     } else {
       for (int k = 0; k < n; k++) {
         const float v = value (s, g);
-        const float fin = enter[lane][k], fout = leave[lane][k];
-        leave[lane][k] = v;
+        const float fin = enter[mine + k * C], fout = leave[mine + k * C];
+        if (C == 3)
+          __syncwarp ();        /* lanes 30 and 31 read line 29's slot */
+        if (lane < Tile::ROWS * C)
+          leave[mine + k * C] = v;
         if (ch.xc + k + 1 < ch.x1)
           slide (s, g, fin, fout);
       }
       __syncwarp ();
-      if (lane < n)
-        for (int k = 0; k < WARP && y0 + k < height; k++)
-          tmp[(size_t) (y0 + k) * samples + (size_t) (ch.xc + lane) *
-              channels + c] = leave[k][lane];
+#pragma unroll
+      for (int m = 0; m < Tile::LOADS; m++) {
+        const int y = y0 + m / C, sm = (m % C) * WARP + lane;
+        if (y < height && sm / C < n && ((mask >> (sm % C)) & 1u))
+          tmp[(size_t) y * samples + (size_t) ch.xc * C + sm] =
+              leave[(m / C) * Tile::PITCH + sm];
+      }
     }
     __syncwarp ();
     ch = nx;
@@ -231,10 +258,26 @@ launch (const CfPlane * src, const CfPlane * dst, float *tmp,
   cf_gw_plan (p->sigma_x, p->radius_x, &gx);
   cf_gw_plan (p->sigma_y, p->radius_y, &gy);
 
-  dim3 rows ((h + THREADS - 1) / THREADS,  /* a row per thread */
-      (w + cf_gw_segment (gx.radius) - 1) / cf_gw_segment (gx.radius), c);
-  gw_rows < T > <<<rows, THREADS, 0, stream>>> (src->data, src->stride, tmp,
-      w, h, c, p->channel_mask, p->border, gx);
+  const int rows_per_block = WARPS * (WARP / c);
+  dim3 rows ((h + rows_per_block - 1) / rows_per_block,
+      (w + cf_gw_segment (gx.radius) - 1) / cf_gw_segment (gx.radius));
+  switch (c) {
+    case 1:
+      gw_rows < T, 1 > <<<rows, THREADS, 0, stream>>> (src->data,
+          src->stride, tmp, w, h, p->channel_mask, p->border, gx);
+      break;
+    case 2:
+      gw_rows < T, 2 > <<<rows, THREADS, 0, stream>>> (src->data,
+          src->stride, tmp, w, h, p->channel_mask, p->border, gx);
+      break;
+    case 3:
+      gw_rows < T, 3 > <<<rows, THREADS, 0, stream>>> (src->data,
+          src->stride, tmp, w, h, p->channel_mask, p->border, gx);
+      break;
+    default:
+      gw_rows < T, 4 > <<<rows, THREADS, 0, stream>>> (src->data,
+          src->stride, tmp, w, h, p->channel_mask, p->border, gx);
+  }
   dim3 cols ((w * c + THREADS - 1) / THREADS,
       (h + cf_gw_segment (gy.radius) - 1) / cf_gw_segment (gy.radius));
   gw_columns < T > <<<cols, THREADS, 0, stream>>> (tmp, src->data,

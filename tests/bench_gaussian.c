@@ -229,7 +229,7 @@ sweep (const Format * formats, size_t nformats)
     for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
       int radius = cf_gaussian_default_radius (sigmas[g]);
       double ms = ours_ms (&r, sigmas[g], CF_GAUSSIAN_AUTO);
-      int window = cf_gaussian_uses_window (&r.p);
+      int window = cf_gaussian_uses_window (&r.p, fm->channels);
       double direct = ours_ms (&r, sigmas[g], CF_GAUSSIAN_DIRECT);
       double win = ours_ms (&r, sigmas[g], CF_GAUSSIAN_WINDOW);
       char npp[32] = "-", ratio[32] = "-";

@@ -100,12 +100,12 @@ main (void)
    * poor (a radius far above 3 sigma), the window above. */
   p.sigma_x = p.sigma_y = 2.0;
   p.radius_x = p.radius_y = 6;
-  CF_CHECK (!cf_gaussian_uses_window (&p));
+  CF_CHECK (!cf_gaussian_uses_window (&p, 1));
   p.sigma_x = p.sigma_y = 20.0;
   p.radius_x = p.radius_y = 60;
-  CF_CHECK (cf_gaussian_uses_window (&p));
+  CF_CHECK (cf_gaussian_uses_window (&p, 1));
   p.sigma_x = 2.0;
   p.radius_x = 300;
-  CF_CHECK (!cf_gaussian_uses_window (&p));
+  CF_CHECK (!cf_gaussian_uses_window (&p, 1));
   return cf_test_finish (passed, failed);
 }
