@@ -8,8 +8,13 @@
  * channel count, so loads and stores are 4 samples wide where the plane is
  * aligned, and a shared-memory value feeds several taps. Input rows are
  * staged as float, so each sample is converted once. Radii 1 to 8 (the same
- * on both axes) are compiled with the radius known, fully unrolled. */
-#include "gaussian.h"
+ * on both axes) are compiled with the radius known, fully unrolled.
+ *
+ * cf_gaussian_blur picks the path: the window one (gaussian_window.cu)
+ * where cf_gaussian_uses_window says so, gaussian_wide.cu above radius
+ * CF_GAUSSIAN_TILE_MAX_RADIUS, gaussian_small.cu for radii up to 2 on
+ * aligned planes, this kernel otherwise. */
+#include "gaussian_paths.h"
 #include "cf_kernel.cuh"
 
 
@@ -25,10 +30,11 @@ constexpr int V_ROWS = TILE_ROWS / CHUNK_ROWS;  /* output rows per thread */
 constexpr int MAX_FIXED_RADIUS = 8;
 
 struct GaussArgs {
-  float wx[CF_GAUSSIAN_MAX_RADIUS + 1];
-  float wy[CF_GAUSSIAN_MAX_RADIUS + 1];
+  float wx[CF_GAUSSIAN_TILE_MAX_RADIUS + 1];
+  float wy[CF_GAUSSIAN_TILE_MAX_RADIUS + 1];
   int rx, ry;
-  int sharpen;
+  float amount;                 /* unsharp mask (cf_gaussian_finish) */
+  float threshold;
   float max;                    /* the plane's full scale (cf_plane_max) */
   CfBorder border;
   unsigned mask;
@@ -199,8 +205,8 @@ gaussian_tile (const void *__restrict__ src, size_t src_stride,
       if (!filtered)
         res[i] = in[i];
       else
-        res[i] = (T) fminf (cf_round_up_clamped < T > (a.sharpen ?
-                2.0f * (float) in[i] - acc[o][i] : acc[o][i]), a.max);
+        res[i] = (T) fminf (cf_round_up_clamped < T > (cf_gaussian_finish (
+                    (float) in[i], acc[o][i], a.amount, a.threshold)), a.max);
     }
     if (whole) {
       typename Quad < T >::type v = { res[0], res[1], res[2], res[3] };
@@ -281,13 +287,23 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   if (!exec->on_gpu)
     return cf_gaussian_blur_ref (src, dst, p);
 
-  CfStatus st = cf_planes_check (src, dst);
+  CfStatus st = cf_gaussian_check (src, dst, p);
   if (st != CF_OK)
     return st;
-  if (p->radius_x < 0 || p->radius_x > CF_GAUSSIAN_MAX_RADIUS
-      || p->radius_y < 0 || p->radius_y > CF_GAUSSIAN_MAX_RADIUS
-      || !exec->stream)
+  if (!exec->stream)
     return CF_ERROR_INVALID;
+  if (cf_gaussian_uses_window (p, src->channels))
+    return cf_gw_blur (exec, src, dst, p);
+  if (p->radius_x > CF_GAUSSIAN_TILE_MAX_RADIUS
+      || p->radius_y > CF_GAUSSIAN_TILE_MAX_RADIUS)
+    return cf_gaussian_wide (exec, src, dst, p);
+  /* Quad-wide access needs every row start aligned to a quad of samples. */
+  size_t quad_bytes = 4 * (size_t) cf_plane_bytes_per_sample (src);
+  int aligned = ((uintptr_t) src->data | (uintptr_t) dst->data | src->stride |
+      dst->stride) % quad_bytes == 0;
+  if (aligned && p->radius_x <= CF_GAUSSIAN_SMALL_MAX_RADIUS
+      && p->radius_y <= CF_GAUSSIAN_SMALL_MAX_RADIUS)
+    return cf_gaussian_small (exec, src, dst, p);
 
   GaussArgs a = { };
   a.wx[0] = a.wy[0] = 1.0f;
@@ -297,14 +313,12 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     cf_gaussian_weights (p->sigma_y, p->radius_y, a.wy);
   a.rx = p->radius_x;
   a.ry = p->radius_y;
-  a.sharpen = p->sharpen;
   a.max = (float) cf_plane_max (dst);
+  a.amount = (float) p->sharpen;
+  a.threshold = (float) (p->threshold * a.max);
   a.border = p->border;
   a.mask = p->channel_mask;
-  /* Quad-wide access needs every row start aligned to a quad of samples. */
-  size_t quad_bytes = 4 * (size_t) cf_plane_bytes_per_sample (src);
-  a.aligned = ((uintptr_t) src->data | (uintptr_t) dst->data | src->stride |
-      dst->stride) % quad_bytes == 0;
+  a.aligned = aligned;
 
   cudaStream_t stream = (cudaStream_t) exec->stream;
   return src->depth > 8 ?

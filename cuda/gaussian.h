@@ -8,16 +8,30 @@
 extern "C" {
 #endif
 
-#define CF_GAUSSIAN_MAX_RADIUS 127
+/* 3 x the largest sigma the element takes (100). */
+#define CF_GAUSSIAN_MAX_RADIUS 300
+
+/* How the blur is computed. Both give the same truncated Gaussian (within
+ * the window path's error, docs/cudagaussianblur.md). */
+typedef enum {
+  CF_GAUSSIAN_AUTO = 0,         /* the window path where it is faster and exact
+                                 * enough (cf_gaussian_uses_window), else direct */
+  CF_GAUSSIAN_DIRECT,           /* 2 radius + 1 taps per axis */
+  CF_GAUSSIAN_WINDOW            /* sliding cosine sums: cost independent of radius */
+} CfGaussianPath;
 
 typedef struct {
   double sigma_x;               /* > 0, pixels of this plane */
   double sigma_y;
   int radius_x;                 /* 0..CF_GAUSSIAN_MAX_RADIUS; 0: no blur on x */
   int radius_y;
-  int sharpen;                  /* nonzero: out = 2 * in - blur (unsharp mask) */
+  /* Unsharp mask: 0 blurs; otherwise out = in + sharpen (in - blur) where
+   * |in - blur| >= threshold, out = in elsewhere (1: 2 in - blur). */
+  double sharpen;
   CfBorder border;
   unsigned channel_mask;        /* channels filtered; the others are copied */
+  double threshold;             /* sharpen only: fraction of full scale, 0..1 */
+  CfGaussianPath path;
 } CfGaussianParams;
 
 /* ceil (3 sigma), at least 1: the radius used when none is given. */
@@ -32,9 +46,20 @@ void cf_gaussian_weights (double sigma, int radius, float *w);
 CfStatus cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
-/* The plain-C reference: rows then columns, in double. */
+/* The plain-C reference of the path cf_gaussian_blur takes: the direct
+ * one (rows then columns, in double), or the window one (the kernel's float
+ * arithmetic in the kernel's order). */
 CfStatus cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * params);
+
+/* The direct truncated Gaussian in double, whatever params->path says: what
+ * the window path's accuracy is measured against. */
+CfStatus cf_gaussian_blur_direct_ref (const CfPlane * src,
+    const CfPlane * dst, const CfGaussianParams * params);
+
+/* Whether cf_gaussian_blur takes the window path for these parameters on
+ * a plane of `channels` channels. */
+int cf_gaussian_uses_window (const CfGaussianParams * params, int channels);
 
 #ifdef __cplusplus
 }

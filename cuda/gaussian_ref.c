@@ -1,6 +1,6 @@
 /* Plain-C reference Gaussian: simple enough to trust by reading. */
 #include "gaussian.h"
-#include "cf_border.h"
+#include "gaussian_paths.h"
 #include "cf_plane_access.h"
 
 #include <math.h>
@@ -28,15 +28,38 @@ cf_gaussian_weights (double sigma, int radius, float *w)
 }
 
 CfStatus
-cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
+cf_gaussian_check (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p)
 {
   CfStatus st = cf_planes_check (src, dst);
   if (st != CF_OK)
     return st;
   if (p->radius_x < 0 || p->radius_x > CF_GAUSSIAN_MAX_RADIUS
-      || p->radius_y < 0 || p->radius_y > CF_GAUSSIAN_MAX_RADIUS)
+      || p->radius_y < 0 || p->radius_y > CF_GAUSSIAN_MAX_RADIUS
+      || !(p->threshold >= 0.0 && p->threshold <= 1.0)
+      || !(fabs (p->sharpen) <= 1e6))
     return CF_ERROR_INVALID;
+  return CF_OK;
+}
+
+CfStatus
+cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
+    const CfGaussianParams * p)
+{
+  CfStatus st = cf_gaussian_check (src, dst, p);
+  if (st != CF_OK)
+    return st;
+  return cf_gaussian_uses_window (p, src->channels) ?
+      cf_gw_blur_ref (src, dst, p) : cf_gaussian_blur_direct_ref (src, dst, p);
+}
+
+CfStatus
+cf_gaussian_blur_direct_ref (const CfPlane * src, const CfPlane * dst,
+    const CfGaussianParams * p)
+{
+  CfStatus st = cf_gaussian_check (src, dst, p);
+  if (st != CF_OK)
+    return st;
 
   float wx[CF_GAUSSIAN_MAX_RADIUS + 1] = { 1.0f }, wy[CF_GAUSSIAN_MAX_RADIUS + 1] = { 1.0f };
   if (p->radius_x > 0)
@@ -66,8 +89,9 @@ cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
         for (int k = -p->radius_y; k <= p->radius_y; k++)
           s += wy[abs (k)] * rows[(size_t) cf_border_index (y + k, h,
                   p->border) * w + x];
-        if (p->sharpen)
-          s = 2.0 * cf_get_sample (src, x, y, c) - s;
+        s = cf_gaussian_finish ((float) cf_get_sample (src, x, y, c),
+            (float) s, (float) p->sharpen,
+            (float) (p->threshold * cf_plane_max (dst)));
         cf_put_sample (dst, x, y, c, cf_round_clamp_to (s, cf_plane_max (dst)));
       }
   }

@@ -1,5 +1,5 @@
 /* Benchmark: device-resident cudagaussianblur kernel time against the
- * identity-copy floor and NPP's Gaussian, at 1080p and 4K. Prints markdown. */
+ * identity-copy floor and NPP's Gaussians at 4K: sigma sweep, fixed masks, crossover. Prints markdown. */
 #include "cf_bench_util.h"
 #include "gaussian.h"
 #include "cf_runtime.h"
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define REPS 30
+#define SLOW_MS 5.0               /* slower than this: timed once */
 
 typedef int (*NppGaussFn) (const void *src, int src_step, CfNppiSize size,
     CfNppiPoint offset, void *dst, int dst_step, CfNppiSize roi, int mask,
@@ -143,16 +144,25 @@ device_taps (double sigma, int radius)
 }
 
 static void
-set_params (Run * r, double sigma, int radius)
+set_params (Run * r, double sigma, int radius, CfGaussianPath path)
 {
   CfGaussianParams p = { sigma, sigma, radius, radius, 0, CF_BORDER_CLAMP,
-    r->p.channel_mask
+    r->p.channel_mask, 0.0, path
   };
   r->p = p;
   r->pc = p;
   r->pc.sigma_x = r->pc.sigma_y = sigma / 2;
   r->pc.radius_x = r->pc.radius_y = cf_gaussian_default_radius (sigma / 2);
   r->pc.channel_mask = 3;
+}
+
+/* ms of our filter on every plane with the given path (slow ones timed
+ * once). */
+static double
+ours_ms (Run * r, double sigma, CfGaussianPath path)
+{
+  set_params (r, sigma, cf_gaussian_default_radius (sigma), path);
+  return cf_bench_time_ms (ours, r, REPS, SLOW_MS);
 }
 
 static void
@@ -183,13 +193,116 @@ profile_one (char **argv, const Format * formats, size_t n)
     run_init (&r, atoi (argv[2]), atoi (argv[3]), formats[f].channels,
         formats[f].depth, 0);
     r.p.channel_mask = formats[f].mask;
-    set_params (&r, sigma, cf_gaussian_default_radius (sigma));
     printf ("%s %sx%s sigma %g: %.3f ms\n", argv[1], argv[2], argv[3], sigma,
-        cf_bench_median_ms (ours, &r, 5));
+        ours_ms (&r, sigma, CF_GAUSSIAN_AUTO));
     run_free (&r);
     return 0;
   }
   return 1;
+}
+
+/* One run's setup for a format at 4K. */
+static void
+run_format (Run * r, const Format * fm)
+{
+  memset (r, 0, sizeof *r);
+  run_init (r, 3840, 2160, fm->channels, fm->depth, fm->nv12);
+  r->ctx = cf_npp_context ();
+  r->p.channel_mask = fm->mask;
+  load_npp (r, fm);
+}
+
+static void
+sweep (const Format * formats, size_t nformats)
+{
+  static const double sigmas[] = { 0.8, 1, 1.5, 2, 5, 10, 20, 50, 100 };
+
+  printf ("### Sigma sweep, 3840x2160 (radius = ceil(3 sigma), clamp "
+      "border; auto = what the element runs)\n\n");
+  cf_bench_table ("format | sigma | radius | path | auto ms | copy floor ms | "
+      "auto/floor | direct ms | window ms | NPP same taps ms | NPP/auto");
+  for (size_t f = 0; f < nformats; f++) {
+    const Format *fm = &formats[f];
+    Run r;
+    run_format (&r, fm);
+    double floor_ms = copy_floor (&r);
+    for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
+      int radius = cf_gaussian_default_radius (sigmas[g]);
+      double ms = ours_ms (&r, sigmas[g], CF_GAUSSIAN_AUTO);
+      int window = cf_gaussian_uses_window (&r.p, fm->channels);
+      double direct = ours_ms (&r, sigmas[g], CF_GAUSSIAN_DIRECT);
+      double win = ours_ms (&r, sigmas[g], CF_GAUSSIAN_WINDOW);
+      char npp[32] = "-", ratio[32] = "-";
+      /* NPP's general filter takes 0.14 s a frame at sigma 20 RGBA. */
+      if (r.npp_adv && radius <= 60) {
+        set_params (&r, sigmas[g], radius, CF_GAUSSIAN_AUTO);
+        r.taps = device_taps (sigmas[g], radius);
+        double n = cf_bench_time_ms (npp_advanced, &r, REPS, SLOW_MS);
+        snprintf (npp, sizeof npp, "%.3f", n);
+        snprintf (ratio, sizeof ratio, "%.2f", n / ms);
+        cf_device_free (r.taps);
+      }
+      printf ("| %s | %g | %d | %s | %.3f | %.3f | %.2f | %.3f | %.3f | %s | "
+          "%s |\n", fm->name, sigmas[g], radius, window ? "window" : "direct",
+          ms, floor_ms, ms / floor_ms, direct, win, npp, ratio);
+      fflush (stdout);
+    }
+    run_free (&r);
+  }
+}
+
+/* Direct against window around the crossover (CF_GW_MIN_RADIUS). */
+static void
+crossover (const Format * formats, size_t nformats)
+{
+  printf ("\n### Crossover, 3840x2160: direct / window ms by radius\n\n");
+  cf_bench_table ("format | r 6 | r 9 | r 12 | r 15 | r 20 | r 30 | r 45 | "
+      "r 60");
+  for (size_t f = 0; f < nformats; f++) {
+    static const int radii[] = { 6, 9, 12, 15, 20, 30, 45, 60 };
+    Run r;
+    run_format (&r, &formats[f]);
+    printf ("| %s |", formats[f].name);
+    for (size_t k = 0; k < sizeof radii / sizeof radii[0]; k++)
+      printf (" %.3f / %.3f |", ours_ms (&r, radii[k] / 3.0,
+              CF_GAUSSIAN_DIRECT), ours_ms (&r, radii[k] / 3.0,
+              CF_GAUSSIAN_WINDOW));
+    printf ("\n");
+    fflush (stdout);
+    run_free (&r);
+  }
+}
+
+/* NPP's fixed masks against ours with the same width. */
+static void
+fixed_masks (const Format * formats, size_t nformats)
+{
+  printf ("\n### Against NPP's fixed Gaussian masks, 3840x2160 (equal "
+      "widths)\n\n");
+  cf_bench_table ("format | mask | ours ms | copy floor ms | ours/floor | "
+      "NPP mask ms | NPP/ours");
+  for (size_t f = 0; f < nformats; f++) {
+    const Format *fm = &formats[f];
+    Run r;
+    run_format (&r, fm);
+    double floor_ms = copy_floor (&r);
+    for (int m = 3; m <= 7; m += 2) {
+      int radius = m / 2;
+      set_params (&r, radius / 3.0 > 0.5 ? radius / 3.0 : 0.5, radius,
+          CF_GAUSSIAN_AUTO);
+      double ms = cf_bench_median_ms (ours, &r, REPS);
+      char npp[32] = "-", ratio[32] = "-";
+      if (r.npp) {
+        r.mask_width = m;
+        double n = cf_bench_median_ms (npp_mask, &r, REPS);
+        snprintf (npp, sizeof npp, "%.3f", n);
+        snprintf (ratio, sizeof ratio, "%.2f", n / ms);
+      }
+      printf ("| %s | %dx%d | %.3f | %.3f | %.2f | %s | %s |\n", fm->name, m,
+          m, ms, floor_ms, ms / floor_ms, npp, ratio);
+    }
+    run_free (&r);
+  }
 }
 
 int
@@ -201,71 +314,21 @@ main (int argc, char **argv)
     {"RGBA", 4, 8, 7, 0, "8u_C4R"},
     {"NV12", 1, 8, 1, 1, NULL},
   };
-  static const int sizes[][2] = { {1920, 1080}, {3840, 2160} };
-  static const double sigmas[] = { 1, 2, 5, 10, 20 };
+  const size_t n = sizeof formats / sizeof formats[0];
 
   cf_bench_init ();
   if (argc == 5)
     return profile_one (argv, formats, 3);
   cf_bench_npp_banner ("nppiFilterGaussBorder_8u_C1R_Ctx");
-
-  printf
-      ("### Kernel time by sigma (radius = ceil(3 sigma), clamp border)\n\n");
-  cf_bench_table ("size | format | sigma | radius | ours ms | copy floor ms | "
-      "ours/floor | NPP same taps ms | NPP/ours");
-  for (size_t s = 0; s < 2; s++)
-    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
-      const Format *fm = &formats[f];
-      Run r = { 0 };
-      int w = sizes[s][0], h = sizes[s][1];
-      run_init (&r, w, h, fm->channels, fm->depth, fm->nv12);
-      r.ctx = cf_npp_context ();
-      r.p.channel_mask = fm->mask;
-      load_npp (&r, fm);
-      double floor_ms = copy_floor (&r);
-      for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
-        int radius = cf_gaussian_default_radius (sigmas[g]);
-        set_params (&r, sigmas[g], radius);
-        double ms = cf_bench_median_ms (ours, &r, REPS);
-        char npp[32] = "-", ratio[32] = "-";
-        if (r.npp_adv) {
-          r.taps = device_taps (sigmas[g], radius);
-          double n = cf_bench_median_ms (npp_advanced, &r, REPS);
-          snprintf (npp, sizeof npp, "%.3f", n);
-          snprintf (ratio, sizeof ratio, "%.2f", n / ms);
-          cf_device_free (r.taps);
-        }
-        printf ("| %dx%d | %s | %g | %d | %.3f | %.3f | %.2f | %s | %s |\n",
-            w, h, fm->name, sigmas[g], radius, ms, floor_ms, ms / floor_ms,
-            npp, ratio);
-      }
-      run_free (&r);
-    }
-
-  printf
-      ("\n### Against NPP's fixed Gaussian masks, 3840x2160 (equal widths)\n\n");
-  cf_bench_table ("format | mask | ours ms | NPP mask ms | NPP/ours");
-  for (size_t f = 0; f < 3; f++) {
-    const Format *fm = &formats[f];
-    Run r = { 0 };
-    run_init (&r, 3840, 2160, fm->channels, fm->depth, 0);
-    r.ctx = cf_npp_context ();
-    r.p.channel_mask = fm->mask;
-    load_npp (&r, fm);
-    for (int m = 3; m <= 15; m += 2) {
-      int radius = m / 2;
-      set_params (&r, radius / 3.0 > 0.5 ? radius / 3.0 : 0.5, radius);
-      double ms = cf_bench_median_ms (ours, &r, REPS);
-      if (!r.npp) {
-        printf ("| %s | %dx%d | %.3f | - | - |\n", fm->name, m, m, ms);
-        continue;
-      }
-      r.mask_width = m;
-      double n = cf_bench_median_ms (npp_mask, &r, REPS);
-      printf ("| %s | %dx%d | %.3f | %.3f | %.2f |\n", fm->name, m, m, ms, n,
-          n / ms);
-    }
-    run_free (&r);
+  /* bench_gaussian crossover|masks: that table only. */
+  if (argc == 2 && strcmp (argv[1], "crossover") == 0)
+    crossover (formats, n);
+  else if (argc == 2 && strcmp (argv[1], "masks") == 0)
+    fixed_masks (formats, 3);
+  else {
+    sweep (formats, n);
+    fixed_masks (formats, 3);
+    crossover (formats, n);
   }
   return 0;
 }

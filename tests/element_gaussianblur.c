@@ -1,16 +1,28 @@
 /* cudagaussianblur: its entry in the element-test harness (the shared
- * cases: element_harness.h). It has no tests of its own. */
+ * cases: element_harness.h), and sigma setting sigma-x and sigma-y. */
 #include "element_harness.h"
 #include "gaussian.h"
 
-/* The reference of a plane, as the element maps its properties: |sigma|
- * and the radius (ceil (3 sigma) when 0) divided by the subsampling, the
- * radius rounded up; a negative sigma sharpens. */
+/* The reference of a plane, as the element maps its properties: each
+ * axis's sigma and the radius (ceil (3 sigma) when 0) divided by the
+ * subsampling, the radius rounded up, 0 where that sigma is 0; a negative
+ * sigma sharpens by amount (1 when 0 here) above threshold. */
 typedef struct
 {
   gdouble sigma;
   gint radius;
+  gdouble sigma_x, sigma_y;     /* 0 and 0: |sigma| */
+  gdouble amount, threshold;
 } GaussianRef;
+
+static void
+axis (gdouble sigma, gint radius, guint sub, double *sigma_out, int *radius_out)
+{
+  cf_ref_axis (sigma, radius, sub, cf_gaussian_default_radius, sigma_out,
+      radius_out);
+  if (sigma == 0.0)
+    *radius_out = 0;
+}
 
 static CfStatus
 reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
@@ -19,11 +31,14 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
   const GaussianRef *g = params;
   CfGaussianParams p = { 0 };
 
-  cf_ref_axis (fabs (g->sigma), g->radius, plane->w_sub,
-      cf_gaussian_default_radius, &p.sigma_x, &p.radius_x);
-  cf_ref_axis (fabs (g->sigma), g->radius, plane->h_sub,
-      cf_gaussian_default_radius, &p.sigma_y, &p.radius_y);
-  p.sharpen = g->sigma < 0;
+  gboolean both = g->sigma_x == 0.0 && g->sigma_y == 0.0;
+
+  axis (both ? fabs (g->sigma) : g->sigma_x, g->radius, plane->w_sub,
+      &p.sigma_x, &p.radius_x);
+  axis (both ? fabs (g->sigma) : g->sigma_y, g->radius, plane->h_sub,
+      &p.sigma_y, &p.radius_y);
+  p.sharpen = g->sigma < 0 ? (g->amount ? g->amount : 1.0) : 0.0;
+  p.threshold = g->threshold;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
   return cf_gaussian_blur_ref (src, dst, &p);
@@ -33,12 +48,22 @@ static const CfRefCase ref_cases[] = {
   {"sigma=0.7", &(GaussianRef) {0.7, 0}},
   {"sigma=3", &(GaussianRef) {3.0, 0}},
   {"sigma=-1.5", &(GaussianRef) {-1.5, 0}},
+  /* the window path (radius 24 and up) */
+  {"sigma=8", &(GaussianRef) {8.0, 0}},
+  {"sigma=1 sigma-x=9 sigma-y=0.6", &(GaussianRef) {1.0, 0, 9.0, 0.6}},
+  {"sigma=1 sigma-y=0", &(GaussianRef) {1.0, 0, 1.0, 0.0}},
+  {"sigma=-2 amount=0.6 threshold=0.03",
+      &(GaussianRef) {-2.0, 0, 0, 0, 0.6, 0.03}},
   {NULL}
 };
 
 static const CfPropertyCase properties[] = {
-  {"sigma", -40.0, 40.0, "-2.5"},
+  {"sigma", -100.0, 100.0, "-2.5", "1.2"},
+  {"sigma-x", 0.0, 100.0, "7.5", "1.2"},
+  {"sigma-y", 0.0, 100.0, "0.5", "1.2"},
   {"radius", 0, CF_GAUSSIAN_MAX_RADIUS, "9"},
+  {"amount", 0.0, 10.0, "2.5", "1"},
+  {"threshold", 0.0, 1.0, "0.25", "0"},
   {NULL}
 };
 
@@ -65,10 +90,28 @@ static const CfElementTest entry = {
   .cuda_props = cuda_props,
 };
 
+GST_START_TEST (test_sigma_sets_both)
+{
+  GstElement *e = gst_element_factory_make ("cudagaussianblur", NULL);
+  gdouble x, y;
+
+  fail_unless (e != NULL);
+  g_object_set (e, "sigma-x", 4.0, "sigma-y", 2.0, NULL);
+  g_object_get (e, "sigma-x", &x, "sigma-y", &y, NULL);
+  fail_unless (x == 4.0 && y == 2.0);
+  g_object_set (e, "sigma", -3.0, NULL);
+  g_object_get (e, "sigma-x", &x, "sigma-y", &y, NULL);
+  fail_unless (x == 3.0 && y == 3.0, "sigma=-3 gave sigma-x %g sigma-y %g",
+      x, y);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudagaussianblur_suite (void)
 {
-  return cf_element_suite (&entry, NULL);
+  return cf_element_suite (&entry, CF_OWN_TEST (test_sigma_sets_both), NULL);
 }
 
 GST_CHECK_MAIN (cudagaussianblur);
