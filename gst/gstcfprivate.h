@@ -5,6 +5,7 @@
 
 #include "gstcudafilter.h"
 #include "gstcfmempath.h"
+#include "gstcfregions.h"
 
 #include <gst/cuda/gstcudacontext.h>
 
@@ -32,6 +33,7 @@ typedef struct
   GstVideoFrame out;
   gpointer params;
   CfBorder border;
+  GstCfFrameRegions regions;    /* where it is filtered */
   gboolean failed;              /* its work failed: nothing to send */
   const GstCfMemPath *in_path;  /* how each buffer reaches the kernels */
   const GstCfMemPath *out_path;
@@ -40,6 +42,8 @@ typedef struct
   CfStream stream;
   CfScratch scratch;
   DeviceFrame dev;
+  /* several regions of interest: each is filtered into it first */
+  GstCfRegionScratch region_scratch;
 } Slot;
 
 typedef struct
@@ -49,6 +53,7 @@ typedef struct
   GstCudaFilterBackend backend;
   CfBorder border;
   guint frames_in_flight;
+  GstCfRegionProps regions;
 
   /* streaming state, from start() to stop() */
   GstCudaContext *context;
@@ -90,6 +95,7 @@ typedef struct
   /* the properties as they were when the last frame arrived */
   gpointer params;
   CfBorder frame_border;
+  GstCfRegionProps frame_regions;
 } GstCudaFilterPrivate;
 
 GstCudaFilterPrivate *gst_cuda_filter_get_priv (GstCudaFilter * self);

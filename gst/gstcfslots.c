@@ -48,6 +48,7 @@ gst_cf_slots_free (GstCudaFilterPrivate * priv)
 
     gst_cf_device_frame_free (&slot->dev);
     cf_scratch_release (&slot->scratch);
+    gst_cf_region_scratch_free (&slot->region_scratch);
     cf_stream_destroy (slot->stream);
     slot->stream = NULL;
   }
@@ -107,19 +108,26 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
   return pl;
 }
 
-/* Filters one plane of @slot's frame: the whole plane, or each field of an
- * interlaced frame on its own. */
+/* Filters plane @pl of @slot's frame within its regions, gated by
+ * @gate_pl (the plane of luma or colour): the whole plane, or each field
+ * of an interlaced frame on its own. */
 static CfStatus
-filter_plane (GstCudaFilter * self, const Slot * slot,
-    const GstCudaFilterPlane * pl, const CfExec * exec)
+filter_plane (GstCudaFilter * self, Slot * slot,
+    const GstCudaFilterPlane * pl, const GstCudaFilterPlane * gate_pl,
+    const CfExec * exec)
 {
-  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
-  GstCudaFilterPlane views[2];
+  GstCudaFilterPlane views[2], gate_views[2];
   guint n = gst_cf_formats_plane_views (pl, &slot->in, views);
+  guint n_gate = gst_cf_formats_plane_views (gate_pl, &slot->in, gate_views);
   CfStatus st = CF_OK;
 
+  /* a chroma plane of one row is not split where its luma is: its gate is
+   * then read from the whole luma plane */
+  if (n_gate != n)
+    gate_views[0] = *gate_pl;
   for (guint v = 0; v < n && st == CF_OK; v++)
-    st = klass->filter_plane (self, slot->params, &views[v], exec);
+    st = gst_cf_regions_filter (self, slot->params, &slot->regions, &views[v],
+        &gate_views[n_gate == n ? v : 0], v, n, &slot->region_scratch, exec);
   return st;
 }
 
@@ -165,13 +173,24 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
         priv->rows[p], slot->stream);
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
     GstCudaFilterPlane pl = device_plane (priv, slot, p);
-    st = filter_plane (self, slot, &pl, &exec);
+    GstCudaFilterPlane gate = device_plane (priv, slot, 0);
+    st = filter_plane (self, slot, &pl, &gate, &exec);
   }
   for (guint p = 0; p < priv->n_planes && st == CF_OK && download; p++)
     st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
         dev->out_stride[p], priv->row_bytes[p], priv->rows[p], slot->stream);
   return st;
+}
+
+/* Plane @p of @slot's mapped frames, for the CPU. */
+static GstCudaFilterPlane
+host_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p)
+{
+  return slot_plane (priv, slot, p, GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
+      GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
 }
 
 static CfStatus
@@ -182,12 +201,9 @@ filter_on_cpu (GstCudaFilter * self, Slot * slot)
   CfStatus st = CF_OK;
 
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
-    GstCudaFilterPlane pl = slot_plane (priv, slot, p,
-        GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
-        GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
-    st = filter_plane (self, slot, &pl, &exec);
+    GstCudaFilterPlane pl = host_plane (priv, slot, p);
+    GstCudaFilterPlane gate = host_plane (priv, slot, 0);
+    st = filter_plane (self, slot, &pl, &gate, &exec);
   }
   return st;
 }
@@ -272,6 +288,8 @@ gst_cf_slot_start (GstCudaFilter * self, Slot * slot, GstBuffer * inbuf)
     slot->params = g_malloc0 (klass->params_size);
   memcpy (slot->params, priv->params, klass->params_size);
   slot->border = priv->frame_border;
+  gst_cf_regions_collect (&priv->frame_regions, inbuf,
+      &GST_VIDEO_FILTER (self)->in_info, &slot->regions);
   account (self, slot);
 
   if (!push_context (priv))

@@ -65,11 +65,10 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
   return ((const GaussianProps *) params)->sigma == 0.0;
 }
 
-static CfStatus
-filter_plane (GstCudaFilter * filter, gconstpointer params,
-    const GstCudaFilterPlane * plane, const CfExec * exec)
+/* The filter's parameters on @plane. */
+static CfGaussianParams
+to_params (const GaussianProps * props, const GstCudaFilterPlane * plane)
 {
-  const GaussianProps *props = params;
   CfGaussianParams p = { 0 };
 
   gst_cf_plane_axis (fabs (props->sigma), props->radius, plane->w_sub,
@@ -79,7 +78,26 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   p.sharpen = props->sigma < 0.0;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
+  return p;
+}
+
+static CfStatus
+filter_plane (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, const CfExec * exec)
+{
+  CfGaussianParams p = to_params (params, plane);
+
   return cf_gaussian_blur (exec, &plane->src, &plane->dst, &p);
+}
+
+static void
+reach (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, gint * rx, gint * ry)
+{
+  CfGaussianParams p = to_params (params, plane);
+
+  *rx = p.radius_x;
+  *ry = p.radius_y;
 }
 
 static void
@@ -114,6 +132,7 @@ gst_cuda_gaussian_blur_class_init (GstCudaGaussianBlurClass * klass)
   filter_class->params_size = sizeof (GaussianProps);
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
+  filter_class->reach = reach;
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_blur_debug, "cudagaussianblur",
       0, "CUDA Gaussian blur");

@@ -74,11 +74,10 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
   return props->radius_x == 0 && props->radius_y == 0;
 }
 
-static CfStatus
-filter_plane (GstCudaFilter * filter, gconstpointer params,
-    const GstCudaFilterPlane * plane, const CfExec * exec)
+/* The filter's parameters on @plane. */
+static CfSatBlurParams
+to_params (const SatBlurProps * props, const GstCudaFilterPlane * plane)
 {
-  const SatBlurProps *props = params;
   CfSatBlurParams p = { 0 };
 
   p.radius_x = gst_cf_plane_radius (props->radius_x, plane->w_sub);
@@ -86,7 +85,27 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   p.passes = props->passes;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
+  return p;
+}
+
+static CfStatus
+filter_plane (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, const CfExec * exec)
+{
+  CfSatBlurParams p = to_params (params, plane);
+
   return cf_satblur (exec, &plane->src, &plane->dst, &p);
+}
+
+/* Each pass reads a box around the last one's output. */
+static void
+reach (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, gint * rx, gint * ry)
+{
+  CfSatBlurParams p = to_params (params, plane);
+
+  *rx = p.radius_x * p.passes;
+  *ry = p.radius_y * p.passes;
 }
 
 static void
@@ -126,6 +145,7 @@ gst_cuda_sat_blur_class_init (GstCudaSatBlurClass * klass)
   filter_class->params_size = sizeof (SatBlurProps);
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
+  filter_class->reach = reach;
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_sat_blur_debug, "cudasatblur", 0,
       "CUDA summed-area-table box blur");
