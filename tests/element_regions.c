@@ -347,7 +347,8 @@ GST_START_TEST (test_regions_cuda)
           gate.max);
 
       roi_cases (e, "cuda", props, formats[i], 97, 61, b, tol);
-      roi_cases (e, "cuda", props, formats[i], 640, 361, b, tol);
+      if (b == 0)
+        roi_cases (e, "cuda", props, formats[i], 640, 361, b, tol);
       gst_buffer_add_video_region_of_interest_meta (in, "face", 3, 2, 40, 30);
       gst_buffer_add_video_region_of_interest_meta (in, "face", 30, 20, 90,
           90);
