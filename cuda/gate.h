@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-typedef struct {
+typedef struct CfGate {
   CfPlane plane;                /* where gate values are read (its data may
                                  * be the src plane's own) */
   unsigned mask;                /* the channels averaged, at least one */

@@ -141,6 +141,7 @@ to_params (const BilateralProps * props, const GstCudaFilterPlane * plane)
   p.distance = props->distance;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
+  p.gate = plane->gate;
   return p;
 }
 

@@ -122,6 +122,7 @@ to_params (const MedianProps * props, const GstCudaFilterPlane * plane)
   if (props->luma_only)
     p.channel_mask &= ~plane->chroma_mask;
   p.kernel = CF_MEDIAN_KERNEL_AUTO;
+  p.gate = plane->gate;
   return p;
 }
 

@@ -3,11 +3,15 @@
  * gate value lies outside [min, max] is the input's, every other one is
  * left as the filter wrote it. Awkward sizes, 1 to 4 channels, 8 and 16
  * bits, luma gates of subsampled planes (shifts 1 and 2), gates of one
- * channel and of the mean of three. One line per failing case, then the
- * verdict. */
+ * channel and of the mean of three. Then the filters that skip gated-out
+ * blocks (cudamedian's register kernels, cudabilateral's exact one): with
+ * the gate and the gate pass, the reference with the gate pass, on frames
+ * with wide gated-out areas. One line per failing case, then the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 #include "gate.h"
+#include "median.h"
+#include "bilateral.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +102,118 @@ check (int w, int h, int channels, int depth, int gate_channels,
   cf_test_plane_free (&out);
 }
 
+/* A plane with a dark left part and bright stripes, so that whole blocks
+ * are gated out and others are mixed. */
+static CfPlane
+dark_and_bright (int w, int h, int channels, int depth)
+{
+  CfPlane p = cf_test_plane_new (w, h, channels, depth, 2);
+  unsigned full = depth > 8 ? 65535 : 255;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w * channels; x++) {
+      unsigned v = cf_test_rand () % (full / 4);
+      if (x / channels > w / 3 && (y / 5) % 3 != 0)
+        v += full / 2;
+      if (depth > 8)
+        ((unsigned short *) ((char *) p.data + y * p.stride))[x] = v;
+      else
+        ((unsigned char *) p.data + y * p.stride)[x] = v;
+    }
+  return p;
+}
+
+typedef CfStatus (*GatedFilter) (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const void *params, const CfGate * gate);
+
+static CfStatus
+median_gated (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params, const CfGate * gate)
+{
+  CfMedianParams p = *(const CfMedianParams *) params;
+  p.gate = gate;
+  return cf_median (exec, src, dst, &p);
+}
+
+static CfStatus
+bilateral_gated (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const void *params, const CfGate * gate)
+{
+  CfBilateralParams p = *(const CfBilateralParams *) params;
+  p.gate = gate;
+  return cf_bilateral (exec, src, dst, &p);
+}
+
+/* @filter with a gate on the plane's own values (channels @mask) then the
+ * gate pass, on the GPU, against the same on the CPU, within @tol. */
+static void
+check_filter (const char *name, GatedFilter filter, const void *params,
+    int w, int h, int channels, int depth, unsigned mask, unsigned min,
+    unsigned max, int tol)
+{
+  static CfScratch scratch;
+  CfExec exec = { 1, stream, &scratch }, cpu = { 0, NULL, NULL };
+  CfPlane src = dark_and_bright (w, h, channels, depth);
+  CfPlane ref = cf_test_plane_like (&src, 0);
+  CfPlane out = cf_test_plane_like (&src, 1);
+  CfPlane dsrc = cf_test_device_upload (&src);
+  CfPlane ddst = cf_test_device_like (&src);
+  CfGate g = { src, mask, 0, 0, min, max }, dg = { dsrc, mask, 0, 0, min, max };
+  char what[160];
+  int diff = 0;
+
+  snprintf (what, sizeof what, "%s %dx%d c%d d%d gate mask %x [%u, %u]",
+      name, w, h, channels, depth, mask, min, max);
+  CF_CHECK (filter (&cpu, &src, &ref, params, &g) == CF_OK);
+  CF_CHECK (cf_gate_select_ref (&src, &ref, &g) == CF_OK);
+  CF_CHECK (filter (&exec, &dsrc, &ddst, params, &dg) == CF_OK);
+  CF_CHECK (cf_gate_select (&exec, &dsrc, &ddst, &dg) == CF_OK);
+  CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
+  cf_test_device_download (&ddst, &out);
+  if (cf_test_compare (&ref, &out, tol, &diff, what))
+    failed++;
+  else
+    passed++;
+  cf_test_device_free (&dsrc);
+  cf_test_device_free (&ddst);
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&ref);
+  cf_test_plane_free (&out);
+}
+
+static void
+check_filters (int w, int h, int quick)
+{
+  static const struct { int channels; unsigned mask; } layouts[] = {
+    {1, 1}, {4, 0x7}, {2, 0x1}
+  };
+  for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+    for (int depth = 8; depth <= 16; depth += 8) {
+      unsigned full = depth > 8 ? 65535 : 255;
+      unsigned fmask = CF_ALL_CHANNELS (layouts[l].channels);
+      int ch = layouts[l].channels;
+      for (int r = 1; r <= (quick ? 2 : 3); r++)
+        for (int it = 1; it <= 2; it++) {
+          CfMedianParams m = { r, r, CF_MEDIAN_EXACT, it,
+            (r + it) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, fmask,
+            CF_MEDIAN_KERNEL_AUTO, NULL
+          };
+          check_filter ("median", median_gated, &m, w, h, ch, depth,
+              layouts[l].mask, 0, full / 3, 0);
+          check_filter ("median", median_gated, &m, w, h, ch, depth,
+              layouts[l].mask, full / 3, full, 0);
+        }
+      CfBilateralParams b = { 2.0, 2.0, 4, 4, 0.1, CF_BILATERAL_EXACT,
+        CF_BILATERAL_PER_CHANNEL, CF_BORDER_CLAMP, fmask, NULL
+      };
+      check_filter ("bilateral", bilateral_gated, &b, w, h, ch, depth,
+          layouts[l].mask, 0, full / 3, 1);
+      b.radius_x = 0;
+      b.border = CF_BORDER_MIRROR;
+      check_filter ("bilateral", bilateral_gated, &b, w, h, ch, depth,
+          layouts[l].mask, full / 4, full, 1);
+    }
+}
+
 int
 main (void)
 {
@@ -131,6 +247,10 @@ main (void)
     check (w, h, 1, 8, 1, 1, 1, 0, 0, 127);
     check (w, h, 2, 16, 1, 1, 2, 2, 30000, 60000);
   }
+  check_filters (7, 3, quick);
+  check_filters (300, 131, quick);
+  if (!quick)
+    check_filters (1921, 270, 0);
   cf_stream_destroy (stream);
   return cf_test_finish (passed, failed);
 }
