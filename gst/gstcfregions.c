@@ -340,6 +340,8 @@ filter_rect (GstCudaFilter * self, gconstpointer params,
   }
   sub.src = sub_plane (&view->src, &g);
   sub.dst = sub_plane (out, &g);
+  sub.x = view->x + g.x;
+  sub.y = view->y + g.y;
   if (gate) {
     sg = sub_gate (gate, &g);
     sub.gate = &sg;

@@ -49,6 +49,11 @@ typedef struct
   guint channel_mask;           /* colour channels: not alpha, not padding */
   guint chroma_mask;            /* the YUV chroma channels among them */
   CfBorder border;
+  gint alpha_channel;           /* the alpha channel of the plane, or -1 */
+  gint frame_width;             /* the frame's size, in its (luma) pixels */
+  gint frame_height;
+  gint x, y;                    /* where src and dst start in the plane: 0
+                                 * but for a region of interest's view */
   /* The value gate of this plane (gate-min, gate-max), NULL when open. The
    * base class restores the input wherever it is closed after
    * filter_plane, so a filter may skip work where it is closed (whole
