@@ -150,7 +150,7 @@ main (void)
     check (30, 20, 1, 8, 1, &p, "ellipse, the largest radius");
   }
   if (!quick) {
-    CfSatVarParams p = { 31.7, 31.7, 1, CF_BORDER_CLAMP, 0x7,
+    CfSatVarParams p = { 4.3, 3.6, 1, CF_BORDER_CLAMP, 0x7,
       CF_SATVAR_BAND, 0, 0, 1920, 1080, 0, 200, cos (0.2), sin (0.2), 300, 0
     };
     check (3840, 2160, 4, 8, 0x7, &p, "4K tilt-shift");
