@@ -189,8 +189,7 @@ gst_cf_regions_collect (const GstCfRegionProps * props, GstBuffer * buf,
       GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) meta;
 
       if (!props->meta_type || roi->roi_type == props->meta_type)
-        add_clipped (out->rects, roi->x, roi->y, roi->w, roi->h, width,
-            height);
+        add_clipped (out->rects, roi->x, roi->y, roi->w, roi->h, width, height);
     }
     return;
   }

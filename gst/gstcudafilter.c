@@ -688,8 +688,7 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
     GST_OBJECT_UNLOCK (object);
     return;
   }
-  if (prop_id >= PROP_REGIONS
-      && prop_id < PROP_REGIONS + GST_CF_REGION_N_PROPS) {
+  if (prop_id >= PROP_REGIONS && prop_id < PROP_REGIONS + GST_CF_REGION_N_PROPS) {
     gst_cf_region_props_set (&priv->regions, prop_id - PROP_REGIONS, value);
     GST_OBJECT_UNLOCK (object);
     return;
@@ -728,8 +727,7 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
     GST_OBJECT_UNLOCK (object);
     return;
   }
-  if (prop_id >= PROP_REGIONS
-      && prop_id < PROP_REGIONS + GST_CF_REGION_N_PROPS) {
+  if (prop_id >= PROP_REGIONS && prop_id < PROP_REGIONS + GST_CF_REGION_N_PROPS) {
     gst_cf_region_props_get (&priv->regions, prop_id - PROP_REGIONS, value);
     GST_OBJECT_UNLOCK (object);
     return;

@@ -202,11 +202,9 @@ to_variable (const SatBlurProps * props, const GstCudaFilterPlane * plane)
   p.border = fixed.border;
   p.channel_mask = fixed.channel_mask;
   if (props->radius_map == RADIUS_MAP_ALPHA)
-    p.source = plane->alpha_channel >= 0 ? CF_SATVAR_ALPHA :
-        CF_SATVAR_CONSTANT;
+    p.source = plane->alpha_channel >= 0 ? CF_SATVAR_ALPHA : CF_SATVAR_CONSTANT;
   else
-    p.source = props->focus == FOCUS_BAND ? CF_SATVAR_BAND :
-        CF_SATVAR_ELLIPSE;
+    p.source = props->focus == FOCUS_BAND ? CF_SATVAR_BAND : CF_SATVAR_ELLIPSE;
   p.alpha_channel = plane->alpha_channel;
   p.x_shift = plane->w_sub;
   p.y_shift = plane->h_sub;

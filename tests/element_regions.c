@@ -183,7 +183,9 @@ roi_cases (const CfElementTest * e, const gchar * backend,
   for (guint i = 0; i < G_N_ELEMENTS (at); i++) {
     gint x = at[i][0], y = at[i][1];
     gint rw = at[i][2] ? at[i][2] : w - x, rh = at[i][3] ? at[i][3] : h - y;
-    Rects rects = { 1, {{x, y, MIN (rw, w - x), MIN (rh, h - y)}} };
+    Rects rects = { 1, {{x, y, MIN (rw, w - x), MIN (rh, h - y)}
+        }
+    };
     gchar *extra = g_strdup_printf ("roi-x=%d roi-y=%d roi-width=%d "
         "roi-height=%d", x, y, at[i][2], at[i][3]);
 
@@ -221,8 +223,12 @@ GST_START_TEST (test_roi_metas)
     GstVideoFormat format = gst_video_format_from_string (region_formats[f]);
     GstBuffer *in = cf_random_frame (format, w, h, 0, 99 + f);
     GstBuffer *bare = cf_random_frame (format, w, h, 0, 5);
-    Rects all = { 3, {{3, 2, 10, 8}, {9, 6, 12, 5}, {30, 20, 11, 7}} };
-    Rects faces = { 2, {{3, 2, 10, 8}, {30, 20, 11, 7}} };
+    Rects all = { 3, {{3, 2, 10, 8}, {9, 6, 12, 5}, {30, 20, 11, 7}
+        }
+    };
+    Rects faces = { 2, {{3, 2, 10, 8}, {30, 20, 11, 7}
+        }
+    };
     Rects none = { 0 };
 
     gst_buffer_add_video_region_of_interest_meta (in, "face", 3, 2, 10, 8);
@@ -253,7 +259,9 @@ GST_START_TEST (test_value_gate)
     GstVideoFormat format = gst_video_format_from_string (region_formats[f]);
     guint scale = strstr (region_formats[f], "16") ? 257 : 1;
     GstBuffer *in = cf_random_frame (format, w, h, 0, 3 + f);
-    Rects rect = { 1, {{5, 4, 20, 9}} };
+    Rects rect = { 1, {{5, 4, 20, 9}
+        }
+    };
     const Gate gates[] = { {60 * scale, 180 * scale, NULL},
     {0, 100 * scale, NULL}, {150 * scale, 65535, NULL},
     {40 * scale, 200 * scale, &rect}
@@ -341,7 +349,9 @@ GST_START_TEST (test_regions_cuda)
       GstVideoFormat format = gst_video_format_from_string (formats[i]);
       guint scale = strstr (formats[i], "16") ? 257 : 1;
       GstBuffer *in = cf_random_frame (format, 97, 61, 0, 21 + i);
-      Rects metas = { 2, {{3, 2, 40, 30}, {30, 20, 67, 41}} };
+      Rects metas = { 2, {{3, 2, 40, 30}, {30, 20, 67, 41}
+          }
+      };
       Gate gate = { 50 * scale, 170 * scale, NULL };
       gchar *gated = g_strdup_printf ("gate-min=%u gate-max=%u", gate.min,
           gate.max);
@@ -350,8 +360,7 @@ GST_START_TEST (test_regions_cuda)
       if (b == 0)
         roi_cases (e, "cuda", props, formats[i], 640, 361, b, tol);
       gst_buffer_add_video_region_of_interest_meta (in, "face", 3, 2, 40, 30);
-      gst_buffer_add_video_region_of_interest_meta (in, "face", 30, 20, 90,
-          90);
+      gst_buffer_add_video_region_of_interest_meta (in, "face", 30, 20, 90, 90);
       check_case (e, "cuda", props, formats[i], 97, 61, b, in, in_rects,
           &metas, "roi-meta=true", tol);
       check_case (e, "cuda", props, formats[i], 97, 61, b, in, gate_open,
