@@ -324,6 +324,64 @@ GST_START_TEST (test_regions_change_live)
 
 GST_END_TEST;
 
+/* @launch on @in as interleaved (two fields a frame) video. */
+static GstBuffer *
+run_interleaved (const gchar * launch, const gchar * format, gint w, gint h,
+    GstBuffer * in)
+{
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1,interlace-mode=interleaved", format, w, h);
+  GstHarness *hrn = gst_harness_new_parse (launch);
+  GstBuffer *out;
+
+  gst_harness_set_caps_str (hrn, caps, caps);
+  out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  fail_unless (out != NULL, "%s gave no %s frame", launch, caps);
+  gst_harness_teardown (hrn);
+  g_free (caps);
+  return out;
+}
+
+/* Interleaved frames: each field is filtered on its own, a region takes
+ * each field's rows of it (so, in frame rows, the same rectangle); a gate
+ * on gray frames. */
+GST_START_TEST (test_regions_interlaced)
+{
+  const CfElementTest *e = cf_harness_entry ();
+  static const gchar *const formats[] = { "GRAY8", "I420", "NV12", NULL };
+  const gint w = 30, h = 24;
+
+  for (guint f = 0; formats[f]; f++) {
+    GstVideoFormat format = gst_video_format_from_string (formats[f]);
+    GstBuffer *in = cf_random_frame (format, w, h, 0, 31 + f);
+    gchar *whole = launch_line (e, "cpu", CF_BORDER_CLAMP, "");
+    gchar *part = launch_line (e, "cpu", CF_BORDER_CLAMP, "roi-x=5 roi-y=3 "
+        "roi-width=13 roi-height=9");
+    gchar *gated = launch_line (e, "cpu", CF_BORDER_CLAMP, "gate-min=40 "
+        "gate-max=170");
+    GstBuffer *full = run_interleaved (whole, formats[f], w, h, in);
+    GstBuffer *out = run_interleaved (part, formats[f], w, h, in);
+    Rects rect = { 1, {{5, 3, 13, 9}} };
+    Gate gate = { 40, 170, NULL };
+
+    check_composition (in, full, out, format, w, h, in_rects, &rect, 0, part);
+    gst_buffer_unref (out);
+    if (f == 0) {
+      out = run_interleaved (gated, formats[f], w, h, in);
+      check_composition (in, full, out, format, w, h, gate_open, &gate, 0,
+          gated);
+      gst_buffer_unref (out);
+    }
+    gst_buffer_unref (full);
+    gst_buffer_unref (in);
+    g_free (whole);
+    g_free (part);
+    g_free (gated);
+  }
+}
+
+GST_END_TEST;
+
 /* With a device: regions, metas and gates on the GPU against the CPU's
  * whole frame, within the tolerance of the element's first CUDA variant;
  * outside, the input bit for bit. */
@@ -381,5 +439,6 @@ cf_add_region_tests (TCase * tc)
   tcase_add_test (tc, test_roi_metas);
   tcase_add_test (tc, test_value_gate);
   tcase_add_test (tc, test_regions_change_live);
+  tcase_add_test (tc, test_regions_interlaced);
   tcase_add_test (tc, test_regions_cuda);
 }
