@@ -96,7 +96,7 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
             mask, ranks, stream);
       default:
         return cf_median_launch_histogram (in, out, p->radius_x, p->radius_y,
-            p->border, mask, stream);
+            p->border, mask, gate, stream);
     }
   }
   if (p->radius_x == 0)

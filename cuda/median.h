@@ -44,7 +44,7 @@ typedef struct {
   unsigned channel_mask;        /* channels filtered; the others are copied */
   CfMedianKernel kernel;
   /* NULL, or the value gate the caller applies afterwards (gate.h): the
-   * register kernels' last iteration then skips blocks whose pixels are
+   * register and histogram kernels' last iteration then skips blocks whose pixels are
    * all gated out and leaves dst unwritten there. The reference ignores
    * it. */
   const struct CfGate *gate;

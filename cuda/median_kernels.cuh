@@ -42,8 +42,8 @@ cf_median_for_radius (int radius, const Launch & launch)
   }
 }
 
-/* The register kernels skip blocks that @gate (cf_gate_tile) closes
- * wholly: dst is left unwritten there. */
+/* The register and histogram kernels skip blocks that @gate
+ * (cf_gate_tile) closes wholly: dst is left unwritten there. */
 
 /* Exact 3 x 3: forgetful selection in registers, two rows sharing
  * (median_registers.cu). */
@@ -60,7 +60,7 @@ CfStatus cf_median_launch_registers_quad (const CfPlane * src,
 /* Exact, any window: sliding histograms (median_histogram.cu). */
 CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     int radius_x, int radius_y, CfBorder border, unsigned mask,
-    cudaStream_t stream);
+    const CfGateTile & gate, cudaStream_t stream);
 
 /* Exact, square windows of radius CF_MEDIAN_RANKS_MIN_RADIUS..MAX_RADIUS:
  * tile ranks and a sliding bitmap per output column (median_ranks.cu).

@@ -134,6 +134,7 @@ main (int argc, char **argv)
       {&f, "median", {1, 1, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1}},
       {&f, "median", {2, 2, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1}},
       {&f, "median", {3, 3, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1}},
+      {&f, "median", {1, 4, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1}},
       {&f, "bilateral", {0},
           {2.0, 2.0, 4, 4, 0.1, CF_BILATERAL_EXACT,
               CF_BILATERAL_PER_CHANNEL, CF_BORDER_CLAMP, 1}},

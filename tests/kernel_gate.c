@@ -202,6 +202,12 @@ check_filters (int w, int h, int quick)
           check_filter ("median", median_gated, &m, w, h, ch, depth,
               layouts[l].mask, full / 3, full, 0);
         }
+      /* a 3 x 9 window: the histogram kernel */
+      CfMedianParams hm = { 1, 4, CF_MEDIAN_EXACT, 1, CF_BORDER_MIRROR, fmask,
+        CF_MEDIAN_KERNEL_AUTO, NULL
+      };
+      check_filter ("median 3x9", median_gated, &hm, w, h, ch, depth,
+          layouts[l].mask, 0, full / 3, 0);
       CfBilateralParams b = { 2.0, 2.0, 4, 4, 0.1, CF_BILATERAL_EXACT,
         CF_BILATERAL_PER_CHANNEL, CF_BORDER_CLAMP, fmask, NULL
       };
