@@ -1,9 +1,13 @@
 /* The variable box blur on the GPU (satvar.h). Per pass and filtered
- * channel, three launches on the caller's stream:
+ * channel, on the caller's stream:
  *  1. a block per row of the plane grown by the largest radii (rows and
  *     columns border-mapped): its prefix sums, a chunk per thread;
- *  2. a thread per column: the prefixes down the columns, which makes the
- *     summed-area table (64-bit, so any box of 16-bit samples is exact);
+ *  2. the prefixes down the columns, in segments of SEG rows so that every
+ *     column has many threads: each segment's sums, their scan per column,
+ *     then each segment's prefixes from its start. That makes the
+ *     summed-area table: 32-bit where every box sum fits (8-bit samples at
+ *     any radius here, 16-bit up to radius 127: differences of wrapped
+ *     32-bit prefixes are exact then), else 64-bit;
  *  3. a thread per pixel: its strength, its radii, and each of its (up to
  *     four) boxes from four fetches of the table - the same cost for every
  *     radius.
@@ -16,38 +20,43 @@
 namespace {
 
 constexpr int ROW_THREADS = 256;
+constexpr int SEG = 32;         /* rows per segment of the column scan */
+constexpr int COL_THREADS = 128;
 
-struct Table {
-  uint64_t *t;                  /* (h + 2 my + 1) rows of pw entries */
+/* The summed-area table: (rows + 1) rows of pw entries of S, row 0 zero. */
+template < typename S > struct Table {
+  S *t;
+  S *seg;                       /* per segment and column: its sum */
   size_t pw;                    /* w + 2 mx + 1 */
   int mx, my;
+  int rows;                     /* h + 2 my */
 };
 
 /* Row r + 1 of the table: prefix sums of row r - my of in (border-mapped),
  * extended by mx samples on each side. */
-template < typename T > __global__ void
+template < typename T, typename S > __global__ void
 __launch_bounds__ (ROW_THREADS)
 row_prefix (const void *in, size_t stride, int w, int h, int channels, int c,
-    CfBorder border, Table tab)
+    CfBorder border, Table < S > tab)
 {
-  __shared__ uint64_t totals[ROW_THREADS];
+  __shared__ S totals[ROW_THREADS];
   const int r = blockIdx.x;
   const T *row = cf_row < T > (in, stride, cf_border_index (r - tab.my, h,
           border));
   const int n = w + 2 * tab.mx;
   const int chunk = (n + ROW_THREADS - 1) / ROW_THREADS;
   const int i0 = threadIdx.x * chunk, i1 = min (i0 + chunk, n);
-  uint64_t *out = tab.t + (size_t) (r + 1) * tab.pw;
-  uint64_t s = 0;
+  S *out = tab.t + (size_t) (r + 1) * tab.pw;
+  S s = 0;
 
   for (int i = i0; i < i1; i++)
     s += row[(size_t) cf_border_index (i - tab.mx, w, border) * channels + c];
   totals[threadIdx.x] = s;
   __syncthreads ();
   if (threadIdx.x == 0) {
-    uint64_t run = 0;
+    S run = 0;
     for (int k = 0; k < ROW_THREADS; k++) {
-      uint64_t v = totals[k];
+      S v = totals[k];
       totals[k] = run;
       run += v;
     }
@@ -62,36 +71,69 @@ row_prefix (const void *in, size_t stride, int w, int h, int channels, int c,
   }
 }
 
-/* The table's columns summed down its rows (row 0 is zero). */
-__global__ void
-column_prefix (Table tab, int rows)
+/* Segment blockIdx.y's sum of each column (table rows 1 + SEG y ...). */
+template < typename S > __global__ void
+column_segments (Table < S > tab)
 {
   const size_t k = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= tab.pw)
     return;
-  uint64_t s = 0;
-  tab.t[k] = 0;
-  for (int r = 1; r <= rows; r++) {
-    uint64_t *p = tab.t + (size_t) r * tab.pw + k;
+  const int r0 = 1 + blockIdx.y * SEG, r1 = min (r0 + SEG, tab.rows + 1);
+  S s = 0;
+  for (int r = r0; r < r1; r++)
+    s += tab.t[(size_t) r * tab.pw + k];
+  tab.seg[(size_t) blockIdx.y * tab.pw + k] = s;
+}
+
+/* Each column's segment sums turned into the sums before each segment. */
+template < typename S > __global__ void
+column_scan (Table < S > tab, int segments)
+{
+  const size_t k = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= tab.pw)
+    return;
+  S run = 0;
+  for (int g = 0; g < segments; g++) {
+    S *p = tab.seg + (size_t) g * tab.pw + k;
+    S v = *p;
+    *p = run;
+    run += v;
+  }
+}
+
+/* Segment blockIdx.y's column prefixes, from the sum before it. */
+template < typename S > __global__ void
+column_prefix (Table < S > tab)
+{
+  const size_t k = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= tab.pw)
+    return;
+  const int r0 = 1 + blockIdx.y * SEG, r1 = min (r0 + SEG, tab.rows + 1);
+  S s = tab.seg[(size_t) blockIdx.y * tab.pw + k];
+  if (blockIdx.y == 0)
+    tab.t[k] = 0;
+  for (int r = r0; r < r1; r++) {
+    S *p = tab.t + (size_t) r * tab.pw + k;
     s += *p;
     *p = s;
   }
 }
 
-/* The box (2 bx + 1) x (2 by + 1) around (x, y). */
-__device__ __forceinline__ uint64_t
-box (const Table & tab, int x, int y, int bx, int by)
+/* The box (2 bx + 1) x (2 by + 1) around (x, y); exact in S's wrap-around
+ * arithmetic where every box sum fits S. */
+template < typename S > __device__ __forceinline__ uint64_t
+box (const Table < S > &tab, int x, int y, int bx, int by)
 {
-  const uint64_t *top = tab.t + (size_t) (y - by + tab.my) * tab.pw;
-  const uint64_t *bot = tab.t + (size_t) (y + by + tab.my + 1) * tab.pw;
+  const S *top = tab.t + (size_t) (y - by + tab.my) * tab.pw;
+  const S *bot = tab.t + (size_t) (y + by + tab.my + 1) * tab.pw;
   const int x0 = x - bx + tab.mx, x1 = x + bx + tab.mx + 1;
-  return bot[x1] - bot[x0] - top[x1] + top[x0];
+  return (S) (bot[x1] - bot[x0] - top[x1] + top[x0]);
 }
 
-template < typename T > __global__ void
+template < typename T, typename S > __global__ void
 boxes (const void *src, size_t src_stride, void *out, size_t out_stride,
     int w, int h, int channels, int c, unsigned max, CfSatVarParams p,
-    Table tab)
+    Table < S > tab)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -122,25 +164,73 @@ boxes (const void *src, size_t src_stride, void *out, size_t out_stride,
   cf_row < T > (out, out_stride, y)[(size_t) x * channels + c] = (T) v;
 }
 
-template < typename T > CfStatus
+template < typename T, typename S > CfStatus
 run_pass (const CfPlane * src, const CfPlane * in, const CfPlane * out,
-    const CfSatVarParams * p, const Table & tab, cudaStream_t stream)
+    const CfSatVarParams * p, const Table < S > &tab, cudaStream_t stream)
 {
   const int w = in->width, h = in->height;
-  const int rows = h + 2 * tab.my;
+  const int segments = (tab.rows + SEG - 1) / SEG;
+  const unsigned col_blocks = (unsigned) ((tab.pw + COL_THREADS - 1) /
+      COL_THREADS);
   const dim3 block (32, 8), grid ((w + 31) / 32, (h + 7) / 8);
   for (int c = 0; c < in->channels; c++) {
     if (!(p->channel_mask & (1u << c)))
       continue;
-    row_prefix < T > <<<rows, ROW_THREADS, 0, stream>>> (in->data,
+    row_prefix < T, S > <<<tab.rows, ROW_THREADS, 0, stream>>> (in->data,
         in->stride, w, h, in->channels, c, p->border, tab);
-    column_prefix <<<(unsigned) ((tab.pw + 127) / 128), 128, 0, stream>>>
-        (tab, rows);
-    boxes < T > <<<grid, block, 0, stream>>> (src->data, src->stride,
-        out->data, out->stride, w, h, in->channels, c, cf_plane_max (in), *p,
-        tab);
+    column_segments < S > <<<dim3 (col_blocks, segments), COL_THREADS, 0,
+        stream>>> (tab);
+    column_scan < S > <<<col_blocks, COL_THREADS, 0, stream>>> (tab,
+        segments);
+    column_prefix < S > <<<dim3 (col_blocks, segments), COL_THREADS, 0,
+        stream>>> (tab);
+    boxes < T, S > <<<grid, block, 0, stream>>> (src->data, src->stride,
+        out->data, out->stride, w, h, in->channels, c, cf_plane_max (in),
+        *p, tab);
   }
   return cf_launch_status ();
+}
+
+/* Every pass with a table of S in @scratch. */
+template < typename S > CfStatus
+run (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const CfSatVarParams * p)
+{
+  cudaStream_t stream = (cudaStream_t) exec->stream;
+  const size_t row = (size_t) src->width * src->channels *
+      cf_plane_bytes_per_sample (src);
+  Table < S > tab;
+  tab.mx = (int) ceil (p->radius_x);
+  tab.my = (int) ceil (p->radius_y);
+  tab.pw = (size_t) src->width + 2 * tab.mx + 1;
+  tab.rows = src->height + 2 * tab.my;
+  const int segments = (tab.rows + SEG - 1) / SEG;
+  const size_t table = ((tab.pw * (tab.rows + 1) * sizeof (S)) + 255) &
+      ~(size_t) 255;
+  const size_t seg = ((tab.pw * segments * sizeof (S)) + 255) & ~(size_t) 255;
+  const size_t tmp_stride = (row + 255) & ~(size_t) 255;
+  CfStatus st = cf_scratch_reserve (exec->scratch, table + seg +
+      (p->passes > 1 ? tmp_stride * src->height : 0));
+  if (st != CF_OK)
+    return st;
+  tab.t = (S *) exec->scratch->data;
+  tab.seg = (S *) ((unsigned char *) exec->scratch->data + table);
+  CfPlane tmp = *src;
+  tmp.data = (unsigned char *) exec->scratch->data + table + seg;
+  tmp.stride = tmp_stride;
+
+  /* the channels no pass writes */
+  st = cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride, row,
+      src->height, stream);
+  const CfPlane *in = src;
+  for (int i = 0; i < p->passes && st == CF_OK; i++) {
+    const CfPlane *out = (p->passes - 1 - i) % 2 == 0 ? dst : &tmp;
+    st = src->depth > 8 ?
+        run_pass < unsigned short, S > (src, in, out, p, tab, stream) :
+        run_pass < unsigned char, S > (src, in, out, p, tab, stream);
+    in = out;
+  }
+  return st;
 }
 
 }                               /* namespace */
@@ -156,36 +246,9 @@ cf_satvar (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     return st;
   if (!exec->stream || !exec->scratch)
     return CF_ERROR_INVALID;
-
-  cudaStream_t stream = (cudaStream_t) exec->stream;
-  const size_t row = (size_t) src->width * src->channels *
-      cf_plane_bytes_per_sample (src);
-  Table tab;
-  tab.mx = (int) ceil (p->radius_x);
-  tab.my = (int) ceil (p->radius_y);
-  tab.pw = (size_t) src->width + 2 * tab.mx + 1;
-  const size_t table = tab.pw * (src->height + 2 * tab.my + 1) *
-      sizeof (uint64_t);
-  const size_t tmp_stride = (row + 255) & ~(size_t) 255;
-  st = cf_scratch_reserve (exec->scratch, table +
-      (p->passes > 1 ? tmp_stride * src->height : 0));
-  if (st != CF_OK)
-    return st;
-  tab.t = (uint64_t *) exec->scratch->data;
-  CfPlane tmp = *src;
-  tmp.data = (unsigned char *) exec->scratch->data + table;
-  tmp.stride = tmp_stride;
-
-  /* the channels no pass writes */
-  st = cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride, row,
-      src->height, stream);
-  const CfPlane *in = src;
-  for (int i = 0; i < p->passes && st == CF_OK; i++) {
-    const CfPlane *out = (p->passes - 1 - i) % 2 == 0 ? dst : &tmp;
-    st = src->depth > 8 ?
-        run_pass < unsigned short > (src, in, out, p, tab, stream) :
-        run_pass < unsigned char > (src, in, out, p, tab, stream);
-    in = out;
-  }
-  return st;
+  /* the largest box sum */
+  const uint64_t most = (uint64_t) (2 * (int) ceil (p->radius_x) + 1) *
+      (uint64_t) (2 * (int) ceil (p->radius_y) + 1) * cf_plane_max (src);
+  return most <= UINT32_MAX ? run < uint32_t > (exec, src, dst, p) :
+      run < uint64_t > (exec, src, dst, p);
 }
