@@ -4,7 +4,7 @@
  * fixed box exactly; with s = 0 (inside a band or an ellipse, alpha 0),
  * the input. Focus bands and ellipses at angles, ramps, an alpha map,
  * fractional radii, 1 to 3 passes, both borders, 8 and 16 bits, 1 to 4
- * channels, subsampled planes, odd sizes. One line per failing case, then
+ * channels, subsampled planes, odd sizes, 32- and 64-bit tables. One line per failing case, then
  * the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
@@ -148,6 +148,17 @@ main (void)
     p.radius_x = p.radius_y = CF_SATVAR_MAX_RADIUS;
     p.border = CF_BORDER_CLAMP;
     check (30, 20, 1, 8, 1, &p, "ellipse, the largest radius");
+    /* 16-bit boxes past 32 bits: the 64-bit table */
+    p.radius_x = 200.5;
+    p.radius_y = 150.25;
+    p.cx = 150;
+    p.cy = 100;
+    p.half_w = 40;
+    p.half_h = 30;
+    p.ramp = 60;
+    check (300, 200, 1, 16, 1, &p, "ellipse, 64-bit table");
+    p.passes = 1;
+    check (301, 201, 4, 16, 0x7, &p, "ellipse, 64-bit table, RGBA64");
   }
   if (!quick) {
     CfSatVarParams p = { 4.3, 3.6, 1, CF_BORDER_CLAMP, 0x7,
