@@ -57,8 +57,8 @@ gst_cf_regions_install_properties (GObjectClass * klass, guint first_id)
       "this; the others are copied", 0, GATE_MAX, 0, flags);
   specs[GATE_MAX_ID] = g_param_spec_uint ("gate-max", "Gate maximum",
       "Filter only the pixels whose value is at most this (at least the "
-      "format's full scale, with gate-min 0: every pixel)", 0, GATE_MAX,
-      GATE_MAX, flags);
+      "format's full scale, with gate-min 0: every pixel; below gate-min: "
+      "none)", 0, GATE_MAX, GATE_MAX, flags);
   for (guint i = 0; i < GST_CF_REGION_N_PROPS; i++)
     g_object_class_install_property (klass, first_id + i, specs[i]);
 }
@@ -418,6 +418,9 @@ gst_cf_regions_filter (GstCudaFilter * self, gconstpointer params,
   CfStatus st = CF_OK;
   guint n = 0;
 
+  /* an empty range (set while one bound is on its way): nothing passes */
+  if (regions->gate_min > regions->gate_max)
+    return copy_rect (exec, &view->dst, &view->src, &whole);
   if (regions->restricted) {
     for (guint i = 0; i < regions->rects->len && n < 2; i++)
       if (view_rect (&g_array_index (regions->rects, GstVideoRectangle, i),
