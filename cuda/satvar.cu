@@ -33,41 +33,49 @@ template < typename S > struct Table {
 };
 
 /* Row r + 1 of the table: prefix sums of row r - my of in (border-mapped),
- * extended by mx samples on each side. */
+ * extended by mx samples on each side; ROW_THREADS samples at a time, each
+ * thread loading and storing one (coalesced), scanned in the block by warp
+ * shuffles. */
 template < typename T, typename S > __global__ void
 __launch_bounds__ (ROW_THREADS)
 row_prefix (const void *in, size_t stride, int w, int h, int channels, int c,
     CfBorder border, Table < S > tab)
 {
-  __shared__ S totals[ROW_THREADS];
+  constexpr int WARPS = ROW_THREADS / 32;
+  __shared__ S warp_sums[WARPS];
   const int r = blockIdx.x;
   const T *row = cf_row < T > (in, stride, cf_border_index (r - tab.my, h,
           border));
   const int n = w + 2 * tab.mx;
-  const int chunk = (n + ROW_THREADS - 1) / ROW_THREADS;
-  const int i0 = threadIdx.x * chunk, i1 = min (i0 + chunk, n);
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   S *out = tab.t + (size_t) (r + 1) * tab.pw;
-  S s = 0;
+  S carry = 0;
 
-  for (int i = i0; i < i1; i++)
-    s += row[(size_t) cf_border_index (i - tab.mx, w, border) * channels + c];
-  totals[threadIdx.x] = s;
-  __syncthreads ();
-  if (threadIdx.x == 0) {
-    S run = 0;
-    for (int k = 0; k < ROW_THREADS; k++) {
-      S v = totals[k];
-      totals[k] = run;
-      run += v;
-    }
-  }
-  __syncthreads ();
-  s = totals[threadIdx.x];
   if (threadIdx.x == 0)
     out[0] = 0;
-  for (int i = i0; i < i1; i++) {
-    s += row[(size_t) cf_border_index (i - tab.mx, w, border) * channels + c];
-    out[i + 1] = s;
+  for (int i0 = 0; i0 < n; i0 += ROW_THREADS) {
+    const int i = i0 + threadIdx.x;
+    S v = i < n ? (S) row[(size_t) cf_border_index (i - tab.mx, w, border) *
+        channels + c] : 0;
+    for (int d = 1; d < 32; d *= 2) {
+      S u = __shfl_up_sync (0xffffffffu, v, d);
+      if (lane >= d)
+        v += u;
+    }
+    if (lane == 31)
+      warp_sums[warp] = v;
+    __syncthreads ();
+    S before = carry, total = 0;
+    for (int k = 0; k < WARPS; k++) {
+      S ws = warp_sums[k];
+      if (k < warp)
+        before += ws;
+      total += ws;
+    }
+    if (i < n)
+      out[i + 1] = before + v;
+    carry += total;
+    __syncthreads ();
   }
 }
 
