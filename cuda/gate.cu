@@ -40,7 +40,43 @@ gate_kernel (GateArgs a)
     d[c] = s[c];
 }
 
+/* Pixel bytes outside the rectangle copied, a thread per pixel. */
+__global__ void
+outside_kernel (const unsigned char *src, size_t src_stride,
+    unsigned char *dst, size_t dst_stride, int width, int height, int bytes,
+    int x0, int y0, int x1, int y1)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height || (x >= x0 && x < x1 && y >= y0 && y < y1))
+    return;
+  const unsigned char *s = src + (size_t) y * src_stride + (size_t) x * bytes;
+  unsigned char *d = dst + (size_t) y * dst_stride + (size_t) x * bytes;
+  for (int b = 0; b < bytes; b++)
+    d[b] = s[b];
+}
+
 }                               /* namespace */
+
+extern "C" CfStatus
+cf_copy_outside (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, int x, int y, int w, int h)
+{
+  if (!exec->on_gpu)
+    return cf_copy_outside_ref (src, dst, x, y, w, h);
+  CfStatus st = cf_planes_check (src, dst);
+  if (st != CF_OK)
+    return st;
+  if (!exec->stream)
+    return CF_ERROR_INVALID;
+  const dim3 block (32, 8);
+  const dim3 grid ((src->width + 31) / 32, (src->height + 7) / 8);
+  outside_kernel <<<grid, block, 0, (cudaStream_t) exec->stream>>> (
+      (const unsigned char *) src->data, src->stride,
+      (unsigned char *) dst->data, dst->stride, src->width, src->height,
+      src->channels * cf_plane_bytes_per_sample (src), x, y, x + w, y + h);
+  return cf_launch_status ();
+}
 
 extern "C" CfStatus
 cf_gate_select (const CfExec * exec, const CfPlane * src, const CfPlane * dst,

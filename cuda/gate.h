@@ -36,9 +36,17 @@ int cf_gate_is_open (const CfGate * gate, unsigned full_scale);
 CfStatus cf_gate_select (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGate * gate);
 
-/* The plain-C reference. */
+/* The plain-C references. */
+CfStatus cf_copy_outside_ref (const CfPlane * src, const CfPlane * dst,
+    int x, int y, int w, int h);
 CfStatus cf_gate_select_ref (const CfPlane * src, const CfPlane * dst,
     const CfGate * gate);
+
+/* For a region of interest: copies every pixel of src outside the
+ * rectangle (x, y, w, h) (within the plane) into dst, in one launch on the
+ * GPU. */
+CfStatus cf_copy_outside (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, int x, int y, int w, int h);
 
 /* Checks the gate against the planes it serves: its plane covers every
  * gate pixel of a src-sized plane, the mask names its channels. */

@@ -29,6 +29,21 @@ cf_gate_check (const CfPlane * src, const CfPlane * dst, const CfGate * gate)
 }
 
 CfStatus
+cf_copy_outside_ref (const CfPlane * src, const CfPlane * dst, int x, int y,
+    int w, int h)
+{
+  CfStatus st = cf_planes_check (src, dst);
+  if (st != CF_OK)
+    return st;
+  for (int j = 0; j < src->height; j++)
+    for (int i = 0; i < src->width; i++)
+      if (i < x || i >= x + w || j < y || j >= y + h)
+        for (int c = 0; c < src->channels; c++)
+          cf_put_sample (dst, i, j, c, cf_get_sample (src, i, j, c));
+  return CF_OK;
+}
+
+CfStatus
 cf_gate_select_ref (const CfPlane * src, const CfPlane * dst,
     const CfGate * gate)
 {

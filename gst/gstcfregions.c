@@ -267,25 +267,6 @@ copy_rect (const CfExec * exec, const CfPlane * dst, const CfPlane * src,
   return CF_OK;
 }
 
-/* Copies everything of @src outside @r into @dst: the rows above and below
- * it, then the parts left and right of it. */
-static CfStatus
-copy_outside (const CfExec * exec, const CfPlane * dst, const CfPlane * src,
-    const GstVideoRectangle * r)
-{
-  GstVideoRectangle strips[4] = {
-    {0, 0, src->width, r->y},
-    {0, r->y + r->h, src->width, src->height - r->y - r->h},
-    {0, r->y, r->x, r->h},
-    {r->x + r->w, r->y, src->width - r->x - r->w, r->h},
-  };
-  CfStatus st = CF_OK;
-
-  for (guint i = 0; i < 4 && st == CF_OK; i++)
-    st = copy_rect (exec, dst, src, &strips[i]);
-  return st;
-}
-
 /* The gate of @view read from @gate_view; FALSE when it is open. */
 static gboolean
 make_gate (const GstCfFrameRegions * regions,
@@ -435,7 +416,8 @@ gst_cf_regions_filter (GstCudaFilter * self, gconstpointer params,
      * back */
     st = filter_rect (self, params, view, g, in, &view->dst, exec);
     if (st == CF_OK && n == 1)
-      st = copy_outside (exec, &view->dst, &view->src, in);
+      st = cf_copy_outside (exec, &view->src, &view->dst, in->x, in->y,
+          in->w, in->h);
     if (st == CF_OK && gated)
       st = gate_rect (view, g, in, exec);
     return st;

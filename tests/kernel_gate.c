@@ -220,6 +220,44 @@ check_filters (int w, int h, int quick)
     }
 }
 
+/* cf_copy_outside against its reference: rectangles inside, at the
+ * edges, covering everything and outside the plane. */
+static void
+check_outside (int w, int h, int channels, int depth)
+{
+  const int rects[][4] = { {1, 1, w / 2, h / 2}, {0, 0, w, h}, {0, 0, 1, 1},
+  {w / 3, 0, w, h}, {w + 3, h + 3, 2, 2}
+  };
+  CfExec exec = { 1, stream, NULL };
+  for (size_t k = 0; k < sizeof rects / sizeof rects[0]; k++) {
+    CfPlane src = cf_test_plane_new (w, h, channels, depth, 3);
+    CfPlane ref = cf_test_plane_new (w, h, channels, depth, 0);
+    CfPlane out = cf_test_plane_like (&src, 1);
+    CfPlane dsrc = cf_test_device_upload (&src);
+    CfPlane ddst = cf_test_device_upload (&ref);
+    char what[120];
+    int diff = 0;
+    snprintf (what, sizeof what, "outside %dx%d c%d d%d rect %d,%d %dx%d", w,
+        h, channels, depth, rects[k][0], rects[k][1], rects[k][2],
+        rects[k][3]);
+    CF_CHECK (cf_copy_outside_ref (&src, &ref, rects[k][0], rects[k][1],
+            rects[k][2], rects[k][3]) == CF_OK);
+    CF_CHECK (cf_copy_outside (&exec, &dsrc, &ddst, rects[k][0], rects[k][1],
+            rects[k][2], rects[k][3]) == CF_OK);
+    CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
+    cf_test_device_download (&ddst, &out);
+    if (cf_test_compare (&ref, &out, 0, &diff, what))
+      failed++;
+    else
+      passed++;
+    cf_test_device_free (&dsrc);
+    cf_test_device_free (&ddst);
+    cf_test_plane_free (&src);
+    cf_test_plane_free (&ref);
+    cf_test_plane_free (&out);
+  }
+}
+
 int
 main (void)
 {
@@ -253,6 +291,10 @@ main (void)
     check (w, h, 1, 8, 1, 1, 1, 0, 0, 127);
     check (w, h, 2, 16, 1, 1, 2, 2, 30000, 60000);
   }
+  check_outside (1, 1, 1, 8);
+  check_outside (37, 23, 4, 8);
+  check_outside (641, 67, 2, 16);
+  check_outside (33, 17, 3, 16);
   check_filters (7, 3, quick);
   check_filters (300, 131, quick);
   if (!quick)
