@@ -305,6 +305,40 @@ GST_START_TEST (test_band_is_sharp_inside)
 
 GST_END_TEST;
 
+/* Within a region of interest the focus shape stays where it is in the
+ * frame: the region's pixels are the whole frame's, the rest the input. */
+GST_START_TEST (test_focus_in_a_region)
+{
+  const gchar *focus = ELEMENT " radius-x=6 radius-y=4 focus=ellipse "
+      "focus-x=0.3 focus-y=0.6 focus-width=0.3 focus-height=0.4 "
+      "focus-angle=25 focus-ramp=7 backend=cpu";
+  gchar *part = g_strdup_printf ("%s roi-x=11 roi-y=5 roi-width=17 "
+      "roi-height=13", focus);
+  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 48, 32, 0, 12);
+  GstBuffer *full = cf_run_one (focus, "GRAY8", 48, 32, in);
+  GstBuffer *out = cf_run_one (part, "GRAY8", 48, 32, in);
+  GstMapInfo mi, mf, mo;
+
+  fail_unless (gst_buffer_map (in, &mi, GST_MAP_READ));
+  fail_unless (gst_buffer_map (full, &mf, GST_MAP_READ));
+  fail_unless (gst_buffer_map (out, &mo, GST_MAP_READ));
+  for (gint y = 0; y < 32; y++)
+    for (gint x = 0; x < 48; x++) {
+      gboolean inside = x >= 11 && x < 28 && y >= 5 && y < 18;
+      fail_unless_equals_int (mo.data[y * 48 + x], inside ?
+          mf.data[y * 48 + x] : mi.data[y * 48 + x]);
+    }
+  gst_buffer_unmap (in, &mi);
+  gst_buffer_unmap (full, &mf);
+  gst_buffer_unmap (out, &mo);
+  gst_buffer_unref (in);
+  gst_buffer_unref (full);
+  gst_buffer_unref (out);
+  g_free (part);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudasatblur_suite (void)
 {
@@ -314,7 +348,8 @@ cudasatblur_suite (void)
       CF_OWN_TEST (test_sigma_of_passes),
       CF_OWN_TEST (test_radius_per_pixel_reference),
       CF_OWN_TEST (test_alpha_map_limits),
-      CF_OWN_TEST (test_band_is_sharp_inside), NULL);
+      CF_OWN_TEST (test_band_is_sharp_inside),
+      CF_OWN_TEST (test_focus_in_a_region), NULL);
 }
 
 GST_CHECK_MAIN (cudasatblur);
