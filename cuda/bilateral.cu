@@ -356,92 +356,6 @@ launch_separable (const CfPlane * src, const CfPlane * dst, const Args & a,
       BLOCK_Y * LO, separable_smem < T, F > (a, LO), t);
 }
 
-/* The gated exact filter of one-channel planes (ultrasound): the pixels
- * the gate lets through are listed first (a warp-aggregated atomic
- * counter), then each listed pixel is filtered on its own from global
- * memory, so the work follows the share of pixels in range wherever they
- * lie (speckle scatters them: few whole blocks are gated out). Pixels not
- * listed are left unwritten: the caller's gate pass writes them. */
-constexpr int LIST_THREADS = 256;
-constexpr int LIST_BLOCKS = 1024;
-
-template < typename T > __global__ void
-__launch_bounds__ (LIST_THREADS)
-list_open (int width, int height, CfGateTile gate, unsigned *count,
-    unsigned *list)
-{
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  const bool open = x < width && cf_gate_open_at < T > (gate, x, y);
-  const unsigned ballot = __ballot_sync (0xffffffffu, open);
-  const int lane = threadIdx.x % 32;
-  unsigned base = 0;
-  if (lane == 0 && ballot)
-    base = atomicAdd (count, __popc (ballot));
-  base = __shfl_sync (0xffffffffu, base, 0);
-  if (open)
-    list[base + __popc (ballot & ((1u << lane) - 1))] =
-        (unsigned) y * (unsigned) width + (unsigned) x;
-}
-
-template < typename T > __global__ void
-__launch_bounds__ (LIST_THREADS)
-bilateral_listed (const void *__restrict__ src, size_t src_stride,
-    void *__restrict__ dst, size_t dst_stride, int width, int height,
-    const unsigned *count, const unsigned *list, const Args a)
-{
-  const unsigned n = *count;
-  const unsigned max = sizeof (T) > 1 ? 65535u : 255u;
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-      i += gridDim.x * blockDim.x) {
-    const int x = list[i] % width, y = list[i] / width;
-    const float centre = cf_row < T > (src, src_stride, y)[x];
-    float acc = 0.0f, wsum = 1.0f;
-    for (int dy = -a.ry; dy <= a.ry; dy++) {
-      const T *row = cf_row < T > (src, src_stride,
-          cf_border_index (y + dy, height, a.border));
-      const int hw = a.half_w[dy + a.ry];
-      for (int dx = -hw; dx <= hw; dx++) {
-        if (dx == 0 && dy == 0)
-          continue;
-        const float d = (float) row[cf_border_index (x + dx, width,
-                a.border)] - centre;
-        const float w = fast_exp2 (a.lx[abs (dx)] + a.ly[abs (dy)] +
-            a.nk * d * d);
-        acc += w * d;
-        wsum += w;
-      }
-    }
-    const float v = fminf (fmaxf (centre + acc / wsum + 0.5f, 0.0f),
-        (float) max);
-    cf_row < T > (dst, dst_stride, y)[x] = (T) v;
-  }
-}
-
-template < typename T > CfStatus
-launch_listed (const CfPlane * src, const CfPlane * dst, const Args & a,
-    CfScratch * scratch, cudaStream_t stream)
-{
-  const size_t list_bytes = (size_t) src->width * src->height *
-      sizeof (unsigned);
-  CfStatus st = cf_scratch_reserve (scratch, 256 + list_bytes);
-  if (st != CF_OK)
-    return st;
-  unsigned *count = (unsigned *) scratch->data;
-  unsigned *list = (unsigned *) ((unsigned char *) scratch->data + 256);
-  st = cf_status_from_cuda (cudaMemsetAsync (count, 0, sizeof (unsigned),
-          stream));
-  if (st != CF_OK)
-    return st;
-  list_open < T > <<<dim3 ((src->width + LIST_THREADS - 1) / LIST_THREADS,
-      src->height), LIST_THREADS, 0, stream>>> (src->width, src->height,
-      a.gate, count, list);
-  bilateral_listed < T > <<<LIST_BLOCKS, LIST_THREADS, 0, stream>>>
-      (src->data, src->stride, dst->data, dst->stride, src->width,
-      src->height, count, list, a);
-  return cf_launch_status ();
-}
-
 /* One call: planes, parameters, weights, scratch and target. */
 struct Call {
   const CfPlane *src, *dst;
@@ -504,8 +418,6 @@ filter (const Call & c, bool separable)
   make_args (c.src, p, c.w, p->radius_x, p->radius_y, &a);
   if (!separable) {
     a.gate = cf_gate_tile (p->gate);
-    if (p->gate && c.src->channels == 1 && c.scratch)
-      return launch_listed < T > (c.src, c.dst, a, c.scratch, c.t.stream);
     return launch_exact < T, F, JOINT > (c.src, c.dst, a, c.t);
   }
   if (F == 1 && !tuning.two_pass_separable && !tuning.general_separable

@@ -45,10 +45,8 @@ typedef struct {
   CfBorder border;
   unsigned channel_mask;        /* channels filtered; the others are copied */
   /* NULL, or the value gate the caller applies afterwards (gate.h): the
-   * exact filter then leaves dst unwritten where it is closed, at least in
-   * blocks whose pixels are all gated out; on one-channel planes it
-   * filters only the pixels the gate lets through (a list of them, from
-   * exec->scratch). The reference ignores it. */
+   * exact kernel then skips blocks whose pixels are all gated out and
+   * leaves dst unwritten there. The reference ignores it. */
   const struct CfGate *gate;
 } CfBilateralParams;
 
