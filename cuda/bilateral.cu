@@ -178,6 +178,9 @@ bilateral_tile (const void *__restrict__ src, size_t src_stride,
   const int y0 = blockIdx.y * TILE_H;
   const TileShape ts (a, x0, TILE_H, a.rx);
 
+  if (cf_gate_block_closed < T > (a.gate, x0, y0, x0 + TILE_W, y0 + TILE_H,
+          width, height))
+    return;
   list_taps < S, PITCH > (taps, 0, a);
   const S first = first_pixel < T, F > (src, src_stride, width, height, x0,
       y0, a);
@@ -413,8 +416,10 @@ filter (const Call & c, bool separable)
   Args a;
 
   make_args (c.src, p, c.w, p->radius_x, p->radius_y, &a);
-  if (!separable)
+  if (!separable) {
+    a.gate = cf_gate_tile (p->gate);
     return launch_exact < T, F, JOINT > (c.src, c.dst, a, c.t);
+  }
   if (F == 1 && !tuning.two_pass_separable && !tuning.general_separable
       && pairs_fit (a, c.t.limit))
     return launch_pairs < T > (c.src, c.dst, a, c.t);

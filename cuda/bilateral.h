@@ -44,6 +44,10 @@ typedef struct {
   CfBilateralDistance distance;
   CfBorder border;
   unsigned channel_mask;        /* channels filtered; the others are copied */
+  /* NULL, or the value gate the caller applies afterwards (gate.h): the
+   * exact kernel then skips blocks whose pixels are all gated out and
+   * leaves dst unwritten there. The reference ignores it. */
+  const struct CfGate *gate;
 } CfBilateralParams;
 
 /* ceil (2 sigma), 1..CF_BILATERAL_MAX_RADIUS: the radius when none is given

@@ -9,6 +9,7 @@
 #include "bilateral.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
+#include "gate_tile.cuh"
 
 namespace bilateral {
 
@@ -62,6 +63,7 @@ struct Args {
   unsigned mask;
   bool copy_others;             /* some channels are not filtered */
   CfBorder border;
+  CfGateTile gate;              /* the exact kernel skips gated-out blocks */
 };
 
 __device__ __forceinline__ float

@@ -77,7 +77,7 @@ exact_kernel (const CfMedianParams * p, int depth)
 CfStatus
 median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
     void *ranks, const CfMedianParams * p, unsigned mask,
-    cudaStream_t stream)
+    const CfGateTile & gate, cudaStream_t stream)
 {
   /* A 1 x N or N x 1 window's median is the 1-D median that the separable
    * kernel's single pass takes, exactly: AUTO runs it in both modes. */
@@ -87,15 +87,16 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
     switch (exact_kernel (p, in->depth)) {
       case CF_MEDIAN_KERNEL_REGISTERS:
         return p->radius_x == 1 ?
-            cf_median_launch_registers_3x3 (in, out, p->border, mask, stream) :
+            cf_median_launch_registers_3x3 (in, out, p->border, mask, gate,
+            stream) :
             cf_median_launch_registers_quad (in, out, p->radius_x, p->border,
-            mask, stream);
+            mask, gate, stream);
       case CF_MEDIAN_KERNEL_RANKS:
         return cf_median_launch_ranks (in, out, p->radius_x, p->border,
             mask, ranks, stream);
       default:
         return cf_median_launch_histogram (in, out, p->radius_x, p->radius_y,
-            p->border, mask, stream);
+            p->border, mask, gate, stream);
     }
   }
   if (p->radius_x == 0)
@@ -170,7 +171,10 @@ cf_median (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   for (int i = 0; i < p->iterations && st == CF_OK; i++) {
     /* Alternate so that the last iteration writes dst. */
     const CfPlane *out = (p->iterations - 1 - i) % 2 == 0 ? dst : &iter;
-    st = median_pass (in, out, &cols, ranks, p, mask, stream);
+    /* only the last iteration's output may be left unwritten */
+    const CfGateTile gate = cf_gate_tile (i + 1 == p->iterations ? p->gate :
+        NULL);
+    st = median_pass (in, out, &cols, ranks, p, mask, gate, stream);
     in = out;
   }
   return st;

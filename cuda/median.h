@@ -43,6 +43,11 @@ typedef struct {
   CfBorder border;
   unsigned channel_mask;        /* channels filtered; the others are copied */
   CfMedianKernel kernel;
+  /* NULL, or the value gate the caller applies afterwards (gate.h): the
+   * register and histogram kernels' last iteration then skips blocks whose pixels are
+   * all gated out and leaves dst unwritten there. The reference ignores
+   * it. */
+  const struct CfGate *gate;
 } CfMedianParams;
 
 /* Device scratch bytes that cf_median needs for a plane like @plane (for

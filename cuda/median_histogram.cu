@@ -74,12 +74,16 @@ __global__ void
 __launch_bounds__ (THREADS)
 median_histogram_8 (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
-    int channels, int rx, int ry, CfBorder border, unsigned mask)
+    int channels, int rx, int ry, CfBorder border, unsigned mask,
+    const CfGateTile gate)
 {
   extern __shared__ unsigned counts[];
   const int x = blockIdx.x * THREADS + threadIdx.x;
   const int y0 = blockIdx.y * STRIP;
   const int y1 = min (y0 + STRIP, height);
+  if (cf_gate_block_closed < unsigned char > (gate, blockIdx.x * THREADS, y0,
+          (blockIdx.x + 1) * THREADS, y1, width, height))
+    return;
   if (x >= width)
     return;
   const Column col = { x, (int) blockIdx.z, channels, width, height,
@@ -311,7 +315,8 @@ template < int OUT > __global__ void
 __launch_bounds__ (upkeep_threads (OUT, CF_MEDIAN_MAX_RADIUS))
 median_histogram_16 (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
-    int channels, int rx, int ry, CfBorder border, unsigned mask)
+    int channels, int rx, int ry, CfBorder border, unsigned mask,
+    const CfGateTile gate)
 {
   extern __shared__ unsigned shared[];
   const int ch = blockIdx.z;
@@ -319,6 +324,9 @@ median_histogram_16 (const void *__restrict__ src, size_t src_stride,
   const int x = x0 + threadIdx.x;
   const int y0 = blockIdx.y * STRIP;
   const int y1 = min (y0 + STRIP, height);
+  if (cf_gate_block_closed < unsigned short > (gate, x0, y0, x0 + OUT, y1,
+          width, height))
+    return;
   if (!((mask >> ch) & 1u)) {
     if (threadIdx.x < OUT && x < width)
       cf_median_copy_column < unsigned short >(src, src_stride, dst, dst_stride,
@@ -525,7 +533,8 @@ smem_16 (int out, int rx, int ry)
 
 template < int OUT > CfStatus
 launch_16 (const CfPlane * src, const CfPlane * dst, int rx, int ry,
-    CfBorder border, unsigned mask, cudaStream_t stream)
+    CfBorder border, unsigned mask, const CfGateTile & gate,
+    cudaStream_t stream)
 {
   const size_t smem = smem_16 (OUT, rx, ry);
   const dim3 grid ((src->width + OUT - 1) / OUT,
@@ -535,7 +544,7 @@ launch_16 (const CfPlane * src, const CfPlane * dst, int rx, int ry,
     return st;
   median_histogram_16 < OUT > <<<grid, upkeep_threads (OUT, rx), smem,
       stream>>> (src->data, src->stride, dst->data, dst->stride, src->width,
-      src->height, src->channels, rx, ry, border, mask);
+      src->height, src->channels, rx, ry, border, mask, gate);
   return CF_OK;
 }
 
@@ -544,14 +553,16 @@ launch_16 (const CfPlane * src, const CfPlane * dst, int rx, int ry,
 CfStatus
 cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     int radius_x, int radius_y, CfBorder border, unsigned mask,
-    cudaStream_t stream)
+    const CfGateTile & gate, cudaStream_t stream)
 {
   /* One channel per block (blockIdx.z): a copied channel (alpha) leaves
    * no idle lanes in the warps that compute medians. */
   if (src->depth > 8) {
     CfStatus st = radius_x < OUTPUTS_32_MIN_RADIUS ?
-        launch_16 < 64 > (src, dst, radius_x, radius_y, border, mask, stream) :
-        launch_16 < 32 > (src, dst, radius_x, radius_y, border, mask, stream);
+        launch_16 < 64 > (src, dst, radius_x, radius_y, border, mask, gate,
+        stream) :
+        launch_16 < 32 > (src, dst, radius_x, radius_y, border, mask, gate,
+        stream);
     if (st != CF_OK)
       return st;
     return cf_launch_status ();
@@ -564,6 +575,6 @@ cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     return st;
   median_histogram_8 <<<grid, THREADS, smem, stream>>> (src->data,
       src->stride, dst->data, dst->stride, src->width, src->height,
-      src->channels, radius_x, radius_y, border, mask);
+      src->channels, radius_x, radius_y, border, mask, gate);
   return cf_launch_status ();
 }

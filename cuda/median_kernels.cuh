@@ -5,6 +5,7 @@
 
 #include "cf_kernel.cuh"
 #include "median.h"
+#include "gate_tile.cuh"
 
 #include <type_traits>
 
@@ -41,21 +42,25 @@ cf_median_for_radius (int radius, const Launch & launch)
   }
 }
 
+/* The register and histogram kernels skip blocks that @gate
+ * (cf_gate_tile) closes wholly: dst is left unwritten there. */
+
 /* Exact 3 x 3: forgetful selection in registers, two rows sharing
  * (median_registers.cu). */
 CfStatus cf_median_launch_registers_3x3 (const CfPlane * src,
-    const CfPlane * dst, CfBorder border, unsigned mask, cudaStream_t stream);
+    const CfPlane * dst, CfBorder border, unsigned mask,
+    const CfGateTile & gate, cudaStream_t stream);
 
 /* Exact, square windows of radius 2..CF_MEDIAN_REGISTERS_MAX_RADIUS:
  * forgetful selection shared by 2 x 2 outputs (median_registers_quad.cu). */
 CfStatus cf_median_launch_registers_quad (const CfPlane * src,
     const CfPlane * dst, int radius, CfBorder border, unsigned mask,
-    cudaStream_t stream);
+    const CfGateTile & gate, cudaStream_t stream);
 
 /* Exact, any window: sliding histograms (median_histogram.cu). */
 CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     int radius_x, int radius_y, CfBorder border, unsigned mask,
-    cudaStream_t stream);
+    const CfGateTile & gate, cudaStream_t stream);
 
 /* Exact, square windows of radius CF_MEDIAN_RANKS_MIN_RADIUS..MAX_RADIUS:
  * tile ranks and a sliding bitmap per output column (median_ranks.cu).

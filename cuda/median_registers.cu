@@ -25,7 +25,7 @@ template < typename T, int RADIUS > __global__ void
 __launch_bounds__ (BLOCK_X * BLOCK_Y)
 median_registers (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
-    int channels, CfBorder border, unsigned mask)
+    int channels, CfBorder border, unsigned mask, const CfGateTile gate)
 {
   constexpr int K = 2 * RADIUS + 1;
   constexpr int N = K * K;
@@ -42,6 +42,11 @@ median_registers (const void *__restrict__ src, size_t src_stride,
   const int y0 = blockIdx.y * OUT_ROWS - RADIUS;
   const bool inside_x = s0 >= 0 && s0 + tile_w < row_samples;
 
+  if (cf_gate_block_closed < T > (gate, blockIdx.x * OUT_SAMPLES / channels,
+          blockIdx.y * OUT_ROWS, ((blockIdx.x + 1) * OUT_SAMPLES +
+              channels - 1) / channels, (blockIdx.y + 1) * OUT_ROWS, width,
+          height))
+    return;
   for (int ty = threadIdx.y; ty < tile_h; ty += BLOCK_Y) {
     const T *in = cf_row < T > (src, src_stride,
         cf_border_index (y0 + ty, height, border));
@@ -114,7 +119,7 @@ median_registers (const void *__restrict__ src, size_t src_stride,
 
 template < typename T, int RADIUS > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
-    unsigned mask, cudaStream_t stream)
+    unsigned mask, const CfGateTile & gate, cudaStream_t stream)
 {
   int tile_w = OUT_SAMPLES + 2 * RADIUS * src->channels;
   size_t smem = sizeof (unsigned) * tile_w * (OUT_ROWS + 2 * RADIUS);
@@ -123,7 +128,7 @@ launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
       (src->height + OUT_ROWS - 1) / OUT_ROWS);
   median_registers < T, RADIUS > <<<grid, block, smem, stream>>> (src->data,
       src->stride, dst->data, dst->stride, src->width, src->height,
-      src->channels, border, mask);
+      src->channels, border, mask, gate);
   return cf_launch_status ();
 }
 
@@ -131,9 +136,10 @@ launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
 
 CfStatus
 cf_median_launch_registers_3x3 (const CfPlane * src, const CfPlane * dst,
-    CfBorder border, unsigned mask, cudaStream_t stream)
+    CfBorder border, unsigned mask, const CfGateTile & gate,
+    cudaStream_t stream)
 {
   return src->depth > 8 ?
-      launch < unsigned short, 1 > (src, dst, border, mask, stream) :
-      launch < unsigned char, 1 > (src, dst, border, mask, stream);
+      launch < unsigned short, 1 > (src, dst, border, mask, gate, stream) :
+      launch < unsigned char, 1 > (src, dst, border, mask, gate, stream);
 }

@@ -30,7 +30,7 @@ __launch_bounds__ (256)
 median_registers_quad (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     int channels, CfBorder border, int filtered, unsigned order,
-    unsigned copied)
+    unsigned copied, const CfGateTile gate)
 {
   constexpr int K = 2 * RADIUS + 1;
   constexpr int N = K * K;
@@ -51,6 +51,9 @@ median_registers_quad (const void *__restrict__ src, size_t src_stride,
   const int x0 = blockIdx.x * 2 * half;
   const int y0 = blockIdx.y * 2 * ROW_PAIRS;
   const int s0 = (x0 - RADIUS) * channels;
+  if (cf_gate_block_closed < T > (gate, x0, y0, x0 + 2 * half,
+          y0 + 2 * ROW_PAIRS, width, height))
+    return;
   const bool inside_x = s0 >= 0 && s0 + tile_w + far <= row_samples;
   /* 8-bit four-channel rows away from the borders are staged a pixel (one
    * 32-bit load) at a time, four tile words per 16-byte store. */
@@ -171,7 +174,7 @@ median_registers_quad (const void *__restrict__ src, size_t src_stride,
 
 template < typename T, int RADIUS > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
-    unsigned mask, cudaStream_t stream)
+    unsigned mask, const CfGateTile & gate, cudaStream_t stream)
 {
   int filtered = 0;
   unsigned order = 0;           /* the filtered channels, 4 bits each */
@@ -191,18 +194,19 @@ launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
   median_registers_quad < T, RADIUS > <<<grid, block, smem, stream>>>
       (src->data, src->stride, dst->data, dst->stride, src->width,
       src->height, src->channels, border, filtered, order,
-      CF_ALL_CHANNELS (src->channels) & ~mask);
+      CF_ALL_CHANNELS (src->channels) & ~mask, gate);
   return cf_launch_status ();
 }
 
 template < typename T > CfStatus
 launch_depth (const CfPlane * src, const CfPlane * dst, int radius,
-    CfBorder border, unsigned mask, cudaStream_t stream)
+    CfBorder border, unsigned mask, const CfGateTile & gate,
+    cudaStream_t stream)
 {
   return cf_median_for_radius < 2, CF_MEDIAN_REGISTERS_MAX_RADIUS > (radius,
       [&](auto r) {
         return launch < T, decltype (r)::value > (src, dst, border, mask,
-            stream);
+            gate, stream);
       });
 }
 
@@ -210,9 +214,12 @@ launch_depth (const CfPlane * src, const CfPlane * dst, int radius,
 
 CfStatus
 cf_median_launch_registers_quad (const CfPlane * src, const CfPlane * dst,
-    int radius, CfBorder border, unsigned mask, cudaStream_t stream)
+    int radius, CfBorder border, unsigned mask, const CfGateTile & gate,
+    cudaStream_t stream)
 {
   return src->depth > 8 ?
-      launch_depth < unsigned short > (src, dst, radius, border, mask, stream) :
-      launch_depth < unsigned char > (src, dst, radius, border, mask, stream);
+      launch_depth < unsigned short > (src, dst, radius, border, mask, gate,
+      stream) :
+      launch_depth < unsigned char > (src, dst, radius, border, mask, gate,
+      stream);
 }

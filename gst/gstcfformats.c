@@ -43,6 +43,9 @@ gst_cf_formats_describe_plane (const GstVideoInfo * info, guint p,
 
   memset (pl, 0, sizeof (*pl));
   pl->index = p;
+  pl->alpha_channel = -1;
+  pl->frame_width = GST_VIDEO_INFO_WIDTH (info);
+  pl->frame_height = GST_VIDEO_INFO_HEIGHT (info);
   for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
     guint bit;
     if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != p)
@@ -50,8 +53,10 @@ gst_cf_formats_describe_plane (const GstVideoInfo * info, guint p,
     if (first < 0)
       first = c;
     bit = 1u << gst_cf_formats_channel (finfo, c, bps);
-    if (c == GST_VIDEO_COMP_A)
+    if (c == GST_VIDEO_COMP_A) {
+      pl->alpha_channel = gst_cf_formats_channel (finfo, c, bps);
       continue;
+    }
     pl->channel_mask |= bit;
     if (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) && c != GST_VIDEO_COMP_Y)
       pl->chroma_mask |= bit;

@@ -6,6 +6,7 @@
 #include "gstcudafilter.h"
 #include "gstcfmempath.h"
 #include "gstcfpacked.h"
+#include "gstcfregions.h"
 #include "cf_runtime.h"
 
 #include <gst/cuda/gstcudacontext.h>
@@ -34,6 +35,7 @@ typedef struct
   GstVideoFrame out;
   gpointer params;
   CfBorder border;
+  GstCfFrameRegions regions;    /* where it is filtered */
   gboolean failed;              /* its work failed: nothing to send */
   const GstCfMemPath *in_path;  /* how each buffer reaches the kernels */
   const GstCfMemPath *out_path;
@@ -43,6 +45,8 @@ typedef struct
   CfScratch scratch;
   CfScratch packed;             /* a packed format's temporaries */
   DeviceFrame dev;
+  /* several regions of interest: each is filtered into it first */
+  GstCfRegionScratch region_scratch;
 } Slot;
 
 /* The previous output of a stateful filter (gstcfhistory.h), from
@@ -66,6 +70,7 @@ typedef struct
   GstCudaFilterBackend backend;
   CfBorder border;
   guint frames_in_flight;
+  GstCfRegionProps regions;
 
   /* streaming state, from start() to stop() */
   GstCudaContext *context;
@@ -90,6 +95,7 @@ typedef struct
   /* per format, from set_info() */
   guint n_planes;
   GstCfPacking packing;         /* packed 4:2:2: how its plane is filtered */
+  gboolean packed_regions_warned;       /* regions or gate on a packed format */
   GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
   gsize row_bytes[GST_VIDEO_MAX_PLANES];
   gint rows[GST_VIDEO_MAX_PLANES];
@@ -109,6 +115,7 @@ typedef struct
   /* the properties as they were when the last frame arrived */
   gpointer params;
   CfBorder frame_border;
+  GstCfRegionProps frame_regions;
 } GstCudaFilterPrivate;
 
 GstCudaFilterPrivate *gst_cuda_filter_get_priv (GstCudaFilter * self);

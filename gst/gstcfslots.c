@@ -50,6 +50,7 @@ gst_cf_slots_free (GstCudaFilterPrivate * priv)
     gst_cf_device_frame_free (&slot->dev);
     cf_scratch_release (&slot->scratch);
     cf_scratch_release (&slot->packed);
+    gst_cf_region_scratch_free (&slot->region_scratch);
     cf_stream_destroy (slot->stream);
     slot->stream = NULL;
   }
@@ -111,19 +112,26 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
 
 CfStatus
 gst_cf_slot_filter_plane (GstCudaFilter * self, Slot * slot,
-    const GstCudaFilterPlane * pl, const CfExec * exec)
+    const GstCudaFilterPlane * pl, const GstCudaFilterPlane * gate_pl,
+    const CfExec * exec)
 {
   GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
   const GstCfPacking *packing = &PRIV (self)->packing;
-  GstCudaFilterPlane views[2];
+  GstCudaFilterPlane views[2], gate_views[2];
   guint n = gst_cf_formats_plane_views (pl, &slot->in, views);
+  guint n_gate = gst_cf_formats_plane_views (gate_pl, &slot->in, gate_views);
   CfStatus st = CF_OK;
 
+  /* a chroma plane of one row is not split where its luma is: its gate is
+   * then read from the whole luma plane */
+  if (n_gate != n)
+    gate_views[0] = *gate_pl;
   for (guint v = 0; v < n && st == CF_OK; v++)
-    st = packing->kind == GST_CF_PACKED_NONE ?
-        klass->filter_plane (self, slot->params, &views[v], exec) :
+    st = packing->kind != GST_CF_PACKED_NONE ?
         gst_cf_packed_filter (packing, self, slot->params, &views[v],
-        &slot->packed, exec, klass->filter_plane);
+        &slot->packed, exec, klass->filter_plane) :
+        gst_cf_regions_filter (self, slot->params, &slot->regions, &views[v],
+        &gate_views[n_gate == n ? v : 0], v, n, &slot->region_scratch, exec);
   return st;
 }
 
@@ -174,12 +182,22 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
   if (stateful && st == CF_OK)
     return gst_cf_history_filter (self, slot, planes, &exec);
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
-    st = gst_cf_slot_filter_plane (self, slot, &planes[p], &exec);
+    st = gst_cf_slot_filter_plane (self, slot, &planes[p], &planes[0], &exec);
   for (guint p = 0; p < priv->n_planes && st == CF_OK && download; p++)
     st = cf_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), dev->out[p],
         dev->out_stride[p], priv->row_bytes[p], priv->rows[p], slot->stream);
   return st;
+}
+
+/* Plane @p of @slot's mapped frames, for the CPU. */
+static GstCudaFilterPlane
+host_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p)
+{
+  return slot_plane (priv, slot, p, GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
+      GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
 }
 
 static CfStatus
@@ -191,15 +209,11 @@ filter_on_cpu (GstCudaFilter * self, Slot * slot)
   CfStatus st = CF_OK;
 
   for (guint p = 0; p < priv->n_planes; p++)
-    planes[p] = slot_plane (priv, slot, p,
-        GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p),
-        GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p));
+    planes[p] = host_plane (priv, slot, p);
   if (GST_CUDA_FILTER_GET_CLASS (self)->stateful)
     return gst_cf_history_filter (self, slot, planes, &exec);
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
-    st = gst_cf_slot_filter_plane (self, slot, &planes[p], &exec);
+    st = gst_cf_slot_filter_plane (self, slot, &planes[p], &planes[0], &exec);
   return st;
 }
 
@@ -226,6 +240,27 @@ account (GstCudaFilter * self, const Slot * slot)
         "(%s)", slot->in_path->name, slot->in_path->on_device ?
         "read in place" : "uploaded", slot->out_path->name,
         slot->out_path->on_device ? "written in place" : "downloaded");
+}
+
+/* Regions and the gate do not apply to packed 4:2:2 formats, whose frames
+ * are filtered whole (regions would have to keep to pixel pairs): said
+ * once, not silently. */
+static void
+warn_packed_regions (GstCudaFilter * self, const Slot * slot)
+{
+  GstCudaFilterPrivate *priv = PRIV (self);
+  const GstCfFrameRegions *r = &slot->regions;
+
+  if (priv->packing.kind == GST_CF_PACKED_NONE || priv->packed_regions_warned
+      || (!r->restricted && r->gate_min == 0
+          && r->gate_max >= cf_plane_max (&priv->planes[0].src)))
+    return;
+  priv->packed_regions_warned = TRUE;
+  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+      ("Regions of interest and the value gate do not apply to packed "
+          "4:2:2 formats"), ("%s frames are filtered whole",
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+              (&GST_VIDEO_FILTER (self)->in_info))));
 }
 
 /* Maps @slot's buffers for the whole time the GPU may touch them: copies
@@ -283,6 +318,9 @@ gst_cf_slot_start (GstCudaFilter * self, Slot * slot, GstBuffer * inbuf)
     slot->params = g_malloc0 (klass->params_size);
   memcpy (slot->params, priv->params, klass->params_size);
   slot->border = priv->frame_border;
+  gst_cf_regions_collect (&priv->frame_regions, inbuf,
+      &GST_VIDEO_FILTER (self)->in_info, &slot->regions);
+  warn_packed_regions (self, slot);
   account (self, slot);
 
   if (!push_context (priv))

@@ -24,10 +24,13 @@ CfStatus gst_cf_slots_create_streams (GstCudaFilterPrivate * priv);
 GstFlowReturn gst_cf_filter_error (GstCudaFilter * self, CfStatus st);
 
 /* Filters one plane of @slot's frame through the element's filter_plane:
- * the whole plane, or each field of an interlaced frame on its own; a
- * packed 4:2:2 plane as its luma and chroma (gstcfpacked.h). */
+ * the whole plane, or each field of an interlaced frame on its own, within
+ * the frame's regions and gated by @gate_pl (the plane of luma or colour,
+ * gstcfregions.h); a packed 4:2:2 plane as its luma and chroma
+ * (gstcfpacked.h), whole: regions and gate do not apply to packed formats. */
 CfStatus gst_cf_slot_filter_plane (GstCudaFilter * self, Slot * slot,
-    const GstCudaFilterPlane * pl, const CfExec * exec);
+    const GstCudaFilterPlane * pl, const GstCudaFilterPlane * gate_pl,
+    const CfExec * exec);
 
 /* start: the frame @inbuf (taken) in @slot, its work queued or done;
  * finish: waits for that work and gives the filtered frame (NULL if it

@@ -126,11 +126,10 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
   return props->sigma_space == 0.0 || props->sigma_range == 0.0;
 }
 
-static CfStatus
-filter_plane (GstCudaFilter * filter, gconstpointer params,
-    const GstCudaFilterPlane * plane, const CfExec * exec)
+/* The filter's parameters on @plane. */
+static CfBilateralParams
+to_params (const BilateralProps * props, const GstCudaFilterPlane * plane)
 {
-  const BilateralProps *props = params;
   CfBilateralParams p = { 0 };
 
   gst_cf_plane_axis (props->sigma_space, props->radius, plane->w_sub,
@@ -142,7 +141,29 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   p.distance = props->distance;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
+  p.gate = plane->gate;
+  return p;
+}
+
+static CfStatus
+filter_plane (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, const CfExec * exec)
+{
+  CfBilateralParams p = to_params (params, plane);
+
   return cf_bilateral (exec, &plane->src, &plane->dst, &p);
+}
+
+/* Both modes read (radius-x, radius-y) around a pixel: the separable one
+ * in two passes of one axis each. */
+static void
+reach (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, gint * rx, gint * ry)
+{
+  CfBilateralParams p = to_params (params, plane);
+
+  *rx = p.radius_x;
+  *ry = p.radius_y;
 }
 
 #define LIVE_PARAM (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
@@ -195,6 +216,7 @@ gst_cuda_bilateral_class_init (GstCudaBilateralClass * klass)
   filter_class->params_size = sizeof (BilateralProps);
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
+  filter_class->reach = reach;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_BILATERAL_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_BILATERAL_COLOR_DISTANCE, 0);

@@ -200,6 +200,17 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   return cf_convolve (exec, &plane->src, &plane->dst, &p);
 }
 
+/* The kernel's half sides, the same on every plane. */
+static void
+reach (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, gint * rx, gint * ry)
+{
+  const ConvolveProps *props = params;
+
+  *rx = props->width / 2;
+  *ry = props->height / 2;
+}
+
 /* Reads the floats of a GstValueArray (ints and doubles converted) into
  * taps[max]; returns how many, or -1 (with a warning) when there are none,
  * too many, or one is not a finite number. */
@@ -478,6 +489,7 @@ gst_cuda_convolve_class_init (GstCudaConvolveClass * klass)
   filter_class->params_size = sizeof (ConvolveProps);
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
+  filter_class->reach = reach;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONVOLVE_PRESET, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_convolve_debug, "cudaconvolve", 0,

@@ -42,6 +42,7 @@ enum
   PROP_BORDER,
   PROP_FRAMES_IN_FLIGHT,
   PROP_STATS,
+  PROP_REGIONS,                 /* GST_CF_REGION_N_PROPS of them */
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaFilter, gst_cuda_filter,
@@ -362,6 +363,10 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   if (!PRIV (self)->history.on_gpu)
     gst_cf_history_free (PRIV (self));
   release_gpu (self);
+  /* the CPU's (release_gpu freed the GPU's) */
+  for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++)
+    if (!PRIV (self)->slots[i].region_scratch.on_gpu)
+      gst_cf_region_scratch_free (&PRIV (self)->slots[i].region_scratch);
   gst_clear_object (&PRIV (self)->context);
   set_started (self, FALSE);
   return TRUE;
@@ -548,6 +553,7 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   GST_OBJECT_LOCK (self);
   memcpy (priv->params, live_params (self), klass->params_size);
   priv->frame_border = priv->border;
+  priv->frame_regions = priv->regions;
   GST_OBJECT_UNLOCK (self);
 
   identity = klass->is_identity (self, priv->params);
@@ -716,6 +722,11 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
     GST_OBJECT_UNLOCK (object);
     return;
   }
+  if (prop_id >= PROP_REGIONS && prop_id < PROP_REGIONS + GST_CF_REGION_N_PROPS) {
+    gst_cf_region_props_set (&priv->regions, prop_id - PROP_REGIONS, value);
+    GST_OBJECT_UNLOCK (object);
+    return;
+  }
   switch (prop_id) {
     case PROP_DEVICE_ID:
       priv->device_id = g_value_get_int (value);
@@ -750,6 +761,11 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
     GST_OBJECT_UNLOCK (object);
     return;
   }
+  if (prop_id >= PROP_REGIONS && prop_id < PROP_REGIONS + GST_CF_REGION_N_PROPS) {
+    gst_cf_region_props_get (&priv->regions, prop_id - PROP_REGIONS, value);
+    GST_OBJECT_UNLOCK (object);
+    return;
+  }
   switch (prop_id) {
     case PROP_DEVICE_ID:
       g_value_set_int (value, priv->device_id);
@@ -780,8 +796,10 @@ gst_cuda_filter_finalize (GObject * object)
 
   g_free (priv->live_params);
   g_free (priv->params);
-  for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++)
+  for (guint i = 0; i < MAX_FRAMES_IN_FLIGHT; i++) {
     g_free (priv->slots[i].params);
+    gst_cf_frame_regions_clear (&priv->slots[i].regions);
+  }
   g_mutex_clear (&priv->queue_lock);
   g_cond_clear (&priv->queue_cond);
   G_OBJECT_CLASS (gst_cuda_filter_parent_class)->finalize (object);
@@ -835,6 +853,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "the name of its memory path, e.g. pinned, CUDA, cudafilters "
           "device, another context's CUDA (through host))", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  gst_cf_regions_install_properties (gobject_class, PROP_REGIONS);
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
 
@@ -875,6 +894,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   priv->backend = DEFAULT_BACKEND;
   priv->border = DEFAULT_BORDER;
   priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  gst_cf_region_props_init (&priv->regions);
   g_mutex_init (&priv->queue_lock);
   g_cond_init (&priv->queue_cond);
 }

@@ -17,6 +17,7 @@
 #include <gst/video/gstvideofilter.h>
 
 #include "cf_types.h"
+#include "gate.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +56,16 @@ typedef struct
    * one plane) */
   CfPlane prev;
   CfPlane map;
+  gint alpha_channel;           /* the alpha channel of the plane, or -1 */
+  gint frame_width;             /* the frame's size, in its (luma) pixels */
+  gint frame_height;
+  gint x, y;                    /* where src and dst start in the plane: 0
+                                 * but for a region of interest's view */
+  /* The value gate of this plane (gate-min, gate-max), NULL when open. The
+   * base class restores the input wherever it is closed after
+   * filter_plane, so a filter may skip work where it is closed (whole
+   * tiles of its last pass) but never needs to. */
+  const CfGate *gate;
 } GstCudaFilterPlane;
 
 struct _GstCudaFilterClass
@@ -87,6 +98,14 @@ struct _GstCudaFilterClass
    * flight, with its own scratch) and never synchronises. */
   CfStatus (*filter_plane) (GstCudaFilter * self, gconstpointer params,
       const GstCudaFilterPlane * plane, const CfExec * exec);
+
+  /* How far from a pixel, in pixels of @plane, the filter reads for
+   * @params (all of its passes together): with a region of interest the
+   * base class filters only the region grown by it, so that every pixel of
+   * the region comes out as filtering the whole plane gives. NULL: the
+   * whole plane is filtered and the region copied out of it. */
+  void (*reach) (GstCudaFilter * self, gconstpointer params,
+      const GstCudaFilterPlane * plane, gint * reach_x, gint * reach_y);
 };
 
 /* Pad template caps for the formats every element supports: in system

@@ -94,11 +94,10 @@ plane_axis (gdouble sigma, gint radius, guint sub, double *sigma_out,
     *radius_out = 0;
 }
 
-static CfStatus
-filter_plane (GstCudaFilter * filter, gconstpointer params,
-    const GstCudaFilterPlane * plane, const CfExec * exec)
+/* The filter's parameters on @plane. */
+static CfGaussianParams
+to_params (const GaussianProps * props, const GstCudaFilterPlane * plane)
 {
-  const GaussianProps *props = params;
   CfGaussianParams p = { 0 };
 
   plane_axis (props->sigma_x, props->radius, plane->w_sub, &p.sigma_x,
@@ -109,6 +108,15 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   p.threshold = props->threshold;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
+  return p;
+}
+
+static CfStatus
+filter_plane (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, const CfExec * exec)
+{
+  CfGaussianParams p = to_params (params, plane);
+
   return cf_gaussian_blur (exec, &plane->src, &plane->dst, &p);
 }
 
@@ -134,6 +142,16 @@ gst_cuda_gaussian_blur_set_property (GObject * object, guint prop_id,
     g_object_notify (object, "sigma-x");
     g_object_notify (object, "sigma-y");
   }
+}
+
+static void
+reach (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, gint * rx, gint * ry)
+{
+  CfGaussianParams p = to_params (params, plane);
+
+  *rx = p.radius_x;
+  *ry = p.radius_y;
 }
 
 static void
@@ -193,6 +211,7 @@ gst_cuda_gaussian_blur_class_init (GstCudaGaussianBlurClass * klass)
   filter_class->params_size = sizeof (GaussianProps);
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
+  filter_class->reach = reach;
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_blur_debug, "cudagaussianblur",
       0, "CUDA Gaussian blur");

@@ -107,11 +107,10 @@ is_identity (GstCudaFilter * filter, gconstpointer params)
   return props->width <= 1 && props->height <= 1;
 }
 
-static CfStatus
-filter_plane (GstCudaFilter * filter, gconstpointer params,
-    const GstCudaFilterPlane * plane, const CfExec * exec)
+/* The filter's parameters on @plane. */
+static CfMedianParams
+to_params (const MedianProps * props, const GstCudaFilterPlane * plane)
 {
-  const MedianProps *props = params;
   CfMedianParams p = { 0 };
 
   p.radius_x = gst_cf_plane_radius (props->width / 2, plane->w_sub);
@@ -123,7 +122,28 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   if (props->luma_only)
     p.channel_mask &= ~plane->chroma_mask;
   p.kernel = CF_MEDIAN_KERNEL_AUTO;
+  p.gate = plane->gate;
+  return p;
+}
+
+static CfStatus
+filter_plane (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, const CfExec * exec)
+{
+  CfMedianParams p = to_params (params, plane);
+
   return cf_median (exec, &plane->src, &plane->dst, &p);
+}
+
+/* Each iteration reads a window around the last one's output. */
+static void
+reach (GstCudaFilter * filter, gconstpointer params,
+    const GstCudaFilterPlane * plane, gint * rx, gint * ry)
+{
+  CfMedianParams p = to_params (params, plane);
+
+  *rx = p.radius_x * p.iterations;
+  *ry = p.radius_y * p.iterations;
 }
 
 /* Windows are centred: an even size, width or height means the next odd
@@ -209,6 +229,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
   filter_class->params_size = sizeof (MedianProps);
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
+  filter_class->reach = reach;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_MODE, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,

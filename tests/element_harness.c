@@ -554,6 +554,12 @@ GST_START_TEST (test_fields_filtered_apart)
 
 GST_END_TEST;
 
+const CfElementTest *
+cf_harness_entry (void)
+{
+  return entry;
+}
+
 Suite *
 cf_element_suite (const CfElementTest * e, ...)
 {
@@ -576,6 +582,7 @@ cf_element_suite (const CfElementTest * e, ...)
   tcase_add_test (tc, test_property_ranges);
   tcase_add_test (tc, test_cuda_backend);
   tcase_add_test (tc, test_fields_filtered_apart);
+  cf_add_region_tests (tc);
   suite_add_tcase (s, own);
   va_start (tests, e);
   while ((test = va_arg (tests, TFun)))

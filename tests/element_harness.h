@@ -13,6 +13,8 @@
  *   - properties changed while PLAYING apply from the next frame
  *   - property ranges, flags, defaults, values set and read back
  *   - with a GPU, the CUDA backend against the CPU one
+ *   - regions of interest (roi-*, metas) and the value gate (gate-*):
+ *     outside, the input; inside, the whole frame's output
  *
  * CPU backend everywhere; the CUDA comparison where a GPU is. */
 #ifndef CF_ELEMENT_HARNESS_H
@@ -99,6 +101,13 @@ Suite *
 cf_element_suite (const CfElementTest * entry, ...)
     G_GNUC_NULL_TERMINATED;
 #define CF_OWN_TEST(test) (test), #test
+
+/* The entry of the suite being run, for the shared cases in other files. */
+const CfElementTest *cf_harness_entry (void);
+
+/* The shared cases of regions of interest and the value gate
+ * (element_regions.c). */
+void cf_add_region_tests (TCase * tc);
 
 /* Whether plane @p of @a and @b (of the given format and size) holds the
  * same samples. */

@@ -3,6 +3,9 @@
  * 0, the sigma of stacked boxes. CUDA frames equal the CPU's bit for bit. */
 #include "element_harness.h"
 #include "satblur.h"
+#include "satvar.h"
+
+#include <math.h>
 
 #define ELEMENT "cudasatblur"
 
@@ -40,6 +43,14 @@ static const CfPropertyCase properties[] = {
   {"radius-x", 0, CF_SATBLUR_MAX_RADIUS, "500"},
   {"radius-y", 0, CF_SATBLUR_MAX_RADIUS, "7"},
   {"passes", 1, CF_SATBLUR_MAX_PASSES, "3"},
+  {"focus", 0, 0, "ellipse", "none"},
+  {"focus-x", 0, 1, "0.25", "0.5"},
+  {"focus-y", 0, 1, "0.75", "0.5"},
+  {"focus-width", 0, 4, "0.5", "0.5"},
+  {"focus-height", 0, 4, "0.3", "0.2"},
+  {"focus-angle", -360, 360, "45", "0"},
+  {"focus-ramp", 0, 32767, "12.5", "100"},
+  {"radius-map", 0, 0, "alpha", "none"},
   {"border-mode", 0, 0, "mirror"},
   {NULL}
 };
@@ -50,16 +61,27 @@ static const gchar *const formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
 };
 
 /* Radii from 0 to past the frame, passes and borders varying with the
- * format and size; bit for bit. */
+ * format and size; then a tilt-shift band, a vignette ellipse and the
+ * alpha map (a constant radius where the format has no alpha), with
+ * fractional radii: bit for bit. */
 static gchar *
 cuda_props (guint format, guint size, guint k, gint * max_diff)
 {
+  static const gchar *const variable[] = {
+    "focus=band focus-y=0.4 focus-height=0.2 focus-angle=20 focus-ramp=30",
+    "focus=ellipse focus-x=0.3 focus-width=0.5 focus-height=0.6 "
+        "focus-angle=-35 focus-ramp=12.5",
+    "radius-map=alpha",
+  };
   gint rx = size == 1 ? 20 : 5 + 30 * (gint) size, ry = 3 * (gint) format;
 
   *max_diff = 0;
-  return k ? NULL : g_strdup_printf ("radius-x=%d radius-y=%d passes=%d "
-      "border-mode=%s", rx, ry, 1 + (format + size) % 3,
-      (format + size) % 2 ? "mirror" : "clamp");
+  /* the per-pixel reference is slow at 640x361 with these radii */
+  if (k > G_N_ELEMENTS (variable) || (k > 0 && size == 3))
+    return NULL;
+  return g_strdup_printf ("radius-x=%d radius-y=%d passes=%d "
+      "border-mode=%s %s", MIN (rx, 700), ry, 1 + (format + size) % 3,
+      (format + size) % 2 ? "mirror" : "clamp", k ? variable[k - 1] : "");
 }
 
 static const CfElementTest entry = {
@@ -138,13 +160,196 @@ GST_START_TEST (test_sigma_of_passes)
 
 GST_END_TEST;
 
+/* The per-pixel radius's reference: the shapes in frame pixels, as the
+ * element maps its properties (radii of the plane, rounded up). */
+typedef struct
+{
+  gint radius_x, radius_y, passes;
+  CfSatVarSource source;
+  gdouble x, y, width, height, angle, ramp;     /* as the properties */
+  gint frame_width, frame_height, alpha_channel;
+} SatVarRef;
+
+static CfStatus
+variable_reference (const CfPlane * src, const CfPlane * dst,
+    const CfRefPlane * plane, gconstpointer params)
+{
+  const SatVarRef *r = params;
+  gdouble a = r->angle * G_PI / 180.0;
+  CfSatVarParams p = { cf_ref_radius (r->radius_x, plane->w_sub),
+    cf_ref_radius (r->radius_y, plane->h_sub), r->passes, plane->border,
+    plane->channel_mask, r->source, plane->w_sub, plane->h_sub,
+    r->x * r->frame_width, r->y * r->frame_height,
+    MAX (r->width * r->frame_width / 2, 1e-3),
+    MAX (r->height * r->frame_height / 2, 1e-3), cos (a), sin (a), r->ramp,
+    r->alpha_channel
+  };
+
+  return cf_satvar_ref (src, dst, &p);
+}
+
+/* Bands and ellipses on the CPU backend against the reference, in every
+ * plane layout, at odd sizes, in both border modes; RGBA and AYUV with
+ * their alpha as the map. */
+GST_START_TEST (test_radius_per_pixel_reference)
+{
+  static const gchar *const formats[] = { "GRAY8", "GRAY16_LE", "RGBA",
+    "NV12", "I420", "Y444_16LE", NULL
+  };
+  static const CfSize sizes[] = { {1, 1}, {37, 23}, {64, 9} };
+
+  for (guint f = 0; formats[f]; f++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (guint b = 0; b < 2; b++) {
+        gint w = sizes[s].width, h = sizes[s].height;
+        SatVarRef band = { 6, 3, 2, CF_SATVAR_BAND, 0.5, 0.4, 0.5, 0.2, 15.0,
+          9.0, w, h, -1
+        };
+        SatVarRef ellipse = { 9, 9, 1, CF_SATVAR_ELLIPSE, 0.4, 0.5, 0.5, 0.4,
+          -30.0, 6.5, w, h, -1
+        };
+        GstVideoFormat format = gst_video_format_from_string (formats[f]);
+
+        cf_check_reference (ELEMENT, "radius-x=6 radius-y=3 passes=2 "
+            "focus=band focus-y=0.4 focus-height=0.2 focus-angle=15 "
+            "focus-ramp=9", format, w, h, b, variable_reference, &band, s);
+        cf_check_reference (ELEMENT, "radius-x=9 radius-y=9 focus=ellipse "
+            "focus-x=0.4 focus-width=0.5 focus-height=0.4 focus-angle=-30 "
+            "focus-ramp=6.5", format, w, h, b, variable_reference, &ellipse,
+            s + 1);
+      }
+  for (guint b = 0; b < 2; b++) {
+    SatVarRef rgba = { 7, 5, 1, CF_SATVAR_ALPHA, 0, 0, 0, 0, 0, 0, 37, 23, 3 };
+    SatVarRef ayuv = { 4, 4, 3, CF_SATVAR_ALPHA, 0, 0, 0, 0, 0, 0, 37, 23, 0 };
+
+    cf_check_reference (ELEMENT, "radius-x=7 radius-y=5 radius-map=alpha "
+        "focus=band", GST_VIDEO_FORMAT_RGBA, 37, 23, b, variable_reference,
+        &rgba, 5);
+    cf_check_reference (ELEMENT, "radius-x=4 radius-y=4 passes=3 "
+        "radius-map=alpha", GST_VIDEO_FORMAT_AYUV, 37, 23, b,
+        variable_reference, &ayuv, 6);
+  }
+}
+
+GST_END_TEST;
+
+/* RGBA frames whose alpha is all @alpha. */
+static GstBuffer *
+with_alpha (guint8 alpha, guint32 seed)
+{
+  GstBuffer *buf = cf_random_frame (GST_VIDEO_FORMAT_RGBA, 29, 17, 0, seed);
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 3; i < map.size; i += 4)
+    map.data[i] = alpha;
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+/* A constant alpha map of full scale is the fixed-radius blur exactly; a
+ * map of 0 is the identity; a map of half scale gives the blend of the
+ * radii around half the radius (not a fixed box). */
+GST_START_TEST (test_alpha_map_limits)
+{
+  GstBuffer *full = with_alpha (255, 3), *zero = with_alpha (0, 4);
+  GstBuffer *a = cf_run_one (ELEMENT " radius-x=5 radius-y=2 passes=2 "
+      "radius-map=alpha backend=cpu", "RGBA", 29, 17, full);
+  GstBuffer *b = cf_run_one (ELEMENT " radius-x=5 radius-y=2 passes=2 "
+      "backend=cpu", "RGBA", 29, 17, full);
+  GstBuffer *c = cf_run_one (ELEMENT " radius-x=5 radius-y=2 passes=2 "
+      "radius-map=alpha backend=cpu", "RGBA", 29, 17, zero);
+
+  fail_unless_equals_int (cf_frames_max_diff (a, b, GST_VIDEO_FORMAT_RGBA,
+          29, 17), 0);
+  fail_unless_equals_int (cf_frames_max_diff (c, zero, GST_VIDEO_FORMAT_RGBA,
+          29, 17), 0);
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+  gst_buffer_unref (c);
+  gst_buffer_unref (full);
+  gst_buffer_unref (zero);
+}
+
+GST_END_TEST;
+
+/* A band with a hard edge: rows inside are the input, rows far outside the
+ * fixed blur's. */
+GST_START_TEST (test_band_is_sharp_inside)
+{
+  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 40, 40, 0, 8);
+  GstBuffer *band = cf_run_one (ELEMENT " radius-x=3 radius-y=3 focus=band "
+      "focus-y=0.5 focus-height=0.25 focus-ramp=0 backend=cpu", "GRAY8", 40,
+      40, in);
+  GstBuffer *fixed = cf_run_one (ELEMENT " radius-x=3 radius-y=3 "
+      "backend=cpu", "GRAY8", 40, 40, in);
+  GstMapInfo mi, mb, mf;
+
+  fail_unless (gst_buffer_map (in, &mi, GST_MAP_READ));
+  fail_unless (gst_buffer_map (band, &mb, GST_MAP_READ));
+  fail_unless (gst_buffer_map (fixed, &mf, GST_MAP_READ));
+  /* the band: |y - 20| <= 5 */
+  for (gint y = 0; y < 40; y++)
+    for (gint x = 0; x < 40; x++) {
+      guint8 want = ABS (y - 20) <= 5 ? mi.data[y * 40 + x] :
+          mf.data[y * 40 + x];
+      fail_unless_equals_int (mb.data[y * 40 + x], want);
+    }
+  gst_buffer_unmap (in, &mi);
+  gst_buffer_unmap (band, &mb);
+  gst_buffer_unmap (fixed, &mf);
+  gst_buffer_unref (in);
+  gst_buffer_unref (band);
+  gst_buffer_unref (fixed);
+}
+
+GST_END_TEST;
+
+/* Within a region of interest the focus shape stays where it is in the
+ * frame: the region's pixels are the whole frame's, the rest the input. */
+GST_START_TEST (test_focus_in_a_region)
+{
+  const gchar *focus = ELEMENT " radius-x=6 radius-y=4 focus=ellipse "
+      "focus-x=0.3 focus-y=0.6 focus-width=0.3 focus-height=0.4 "
+      "focus-angle=25 focus-ramp=7 backend=cpu";
+  gchar *part = g_strdup_printf ("%s roi-x=11 roi-y=5 roi-width=17 "
+      "roi-height=13", focus);
+  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_GRAY8, 48, 32, 0, 12);
+  GstBuffer *full = cf_run_one (focus, "GRAY8", 48, 32, in);
+  GstBuffer *out = cf_run_one (part, "GRAY8", 48, 32, in);
+  GstMapInfo mi, mf, mo;
+
+  fail_unless (gst_buffer_map (in, &mi, GST_MAP_READ));
+  fail_unless (gst_buffer_map (full, &mf, GST_MAP_READ));
+  fail_unless (gst_buffer_map (out, &mo, GST_MAP_READ));
+  for (gint y = 0; y < 32; y++)
+    for (gint x = 0; x < 48; x++) {
+      gboolean inside = x >= 11 && x < 28 && y >= 5 && y < 18;
+      fail_unless_equals_int (mo.data[y * 48 + x], inside ?
+          mf.data[y * 48 + x] : mi.data[y * 48 + x]);
+    }
+  gst_buffer_unmap (in, &mi);
+  gst_buffer_unmap (full, &mf);
+  gst_buffer_unmap (out, &mo);
+  gst_buffer_unref (in);
+  gst_buffer_unref (full);
+  gst_buffer_unref (out);
+  g_free (part);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudasatblur_suite (void)
 {
   return cf_element_suite (&entry,
       CF_OWN_TEST (test_constant_frame_stays_constant),
       CF_OWN_TEST (test_one_radius_zero_still_blurs),
-      CF_OWN_TEST (test_sigma_of_passes), NULL);
+      CF_OWN_TEST (test_sigma_of_passes),
+      CF_OWN_TEST (test_radius_per_pixel_reference),
+      CF_OWN_TEST (test_alpha_map_limits),
+      CF_OWN_TEST (test_band_is_sharp_inside),
+      CF_OWN_TEST (test_focus_in_a_region), NULL);
 }
 
 GST_CHECK_MAIN (cudasatblur);

@@ -1,0 +1,181 @@
+/* gpu suite: cf_satvar on the GPU against the plain-C reference, bit for
+ * bit (both blend in the same double operations), and the reference
+ * against what it must be: with s = 1 and integer radii, cf_satblur's
+ * fixed box exactly; with s = 0 (inside a band or an ellipse, alpha 0),
+ * the input. Focus bands and ellipses at angles, ramps, an alpha map,
+ * fractional radii, 1 to 3 passes, both borders, 8 and 16 bits, 1 to 4
+ * channels, subsampled planes, odd sizes, 32- and 64-bit tables. One line per failing case, then
+ * the verdict. */
+#include "cf_test_util.h"
+#include "cf_runtime.h"
+#include "satvar.h"
+#include "satblur.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long passed, failed;
+static CfStream stream;
+static CfScratch scratch;
+
+static void
+verdict (long bad, const char *what)
+{
+  if (bad) {
+    failed++;
+    fprintf (stderr, "FAIL %s\n", what);
+  } else {
+    passed++;
+  }
+}
+
+/* GPU against the reference. */
+static void
+check (int w, int h, int channels, int depth, unsigned mask,
+    const CfSatVarParams * p, const char *name)
+{
+  CfExec exec = { 1, stream, &scratch };
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 3);
+  CfPlane ref = cf_test_plane_like (&src, 0);
+  CfPlane out = cf_test_plane_like (&src, 1);
+  CfPlane dsrc = cf_test_device_upload (&src);
+  CfPlane ddst = cf_test_device_like (&src);
+  CfSatVarParams q = *p;
+  char what[200];
+  int diff = 0;
+
+  q.channel_mask = mask;
+  snprintf (what, sizeof what, "%s %dx%d c%d d%d mask %x r %.2f/%.2f "
+      "passes %d %s", name, w, h, channels, depth, mask, p->radius_x,
+      p->radius_y, p->passes, p->border ? "mirror" : "clamp");
+  CF_CHECK (cf_satvar_ref (&src, &ref, &q) == CF_OK);
+  CF_CHECK (cf_satvar (&exec, &dsrc, &ddst, &q) == CF_OK);
+  CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
+  cf_test_device_download (&ddst, &out);
+  verdict (cf_test_compare (&ref, &out, 0, &diff, what), what);
+  cf_test_device_free (&dsrc);
+  cf_test_device_free (&ddst);
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&ref);
+  cf_test_plane_free (&out);
+}
+
+/* The reference at s = 1 with integer radii equals cf_satblur_ref; at s =
+ * 0 it is the input. */
+static void
+check_rule (int w, int h, int channels, int depth, int rx, int ry,
+    int passes, CfBorder border)
+{
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 0);
+  CfPlane a = cf_test_plane_like (&src, 0), b = cf_test_plane_like (&src, 0);
+  unsigned mask = CF_ALL_CHANNELS (channels);
+  CfSatVarParams v = { rx, ry, passes, border, mask, CF_SATVAR_CONSTANT };
+  CfSatBlurParams f = { rx, ry, passes, border, mask };
+  char what[160];
+  int diff = 0;
+
+  snprintf (what, sizeof what, "constant = satblur %dx%d c%d d%d r %d/%d "
+      "passes %d", w, h, channels, depth, rx, ry, passes);
+  CF_CHECK (cf_satvar_ref (&src, &a, &v) == CF_OK);
+  CF_CHECK (cf_satblur_ref (&src, &b, &f) == CF_OK);
+  verdict (cf_test_compare (&a, &b, 0, &diff, what), what);
+  /* a band thicker than the frame: s = 0 everywhere */
+  v.source = CF_SATVAR_BAND;
+  v.cx = w / 2.0;
+  v.cy = h / 2.0;
+  v.cos_a = 1.0;
+  v.half_h = 4.0 * h;
+  v.ramp = 10.0;
+  snprintf (what, sizeof what, "s = 0 is the input %dx%d", w, h);
+  CF_CHECK (cf_satvar_ref (&src, &a, &v) == CF_OK);
+  verdict (cf_test_compare (&a, &src, 0, &diff, what), what);
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&a);
+  cf_test_plane_free (&b);
+}
+
+int
+main (void)
+{
+  static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {130, 131},
+  {641, 67}
+  };
+  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+    {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {2, 8, 0x3}, {4, 16, 0xE},
+    {3, 8, 0x7}
+  };
+  int quick = getenv ("CF_TEST_QUICK") != NULL, n = 0;
+
+  cf_test_require_gpu ();
+  CF_CHECK (cf_stream_create (&stream) == CF_OK);
+  cf_test_seed (2028);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+      for (int k = 0; k < 6; k++) {
+        int w = sizes[s][0], h = sizes[s][1];
+        double angle = 0.3 * k;
+        CfSatVarParams p = { 2.5 + k, 1.0 + 0.75 * k, 1 + (int) (s + k) % 3,
+          (s + l + k) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, 0,
+          (CfSatVarSource) (k % 4), 0, 0, w * 0.4, h * 0.6, w * 0.25,
+          h * 0.2, cos (angle), sin (angle), 0.2 * w, 0
+        };
+        if (quick && n++ % 3)
+          continue;
+        if (p.source == CF_SATVAR_ALPHA) {
+          if (layouts[l].channels == 1 || layouts[l].mask ==
+              CF_ALL_CHANNELS (layouts[l].channels))
+            p.source = CF_SATVAR_ELLIPSE;
+          else
+            p.alpha_channel = layouts[l].mask & 1 ? 3 : 0;
+        }
+        if (k == 5) {
+          /* a subsampled plane's geometry, a hard edge */
+          p.x_shift = p.y_shift = 1;
+          p.ramp = 0.0;
+        }
+        check (w, h, layouts[l].channels, layouts[l].depth, layouts[l].mask,
+            &p, p.source == CF_SATVAR_BAND ? "band" : p.source ==
+            CF_SATVAR_ELLIPSE ? "ellipse" : p.source == CF_SATVAR_ALPHA ?
+            "alpha" : "constant");
+      }
+  /* radii larger than the frame, the largest radius */
+  {
+    CfSatVarParams p = { 40.5, 33.25, 2, CF_BORDER_MIRROR, 1,
+      CF_SATVAR_ELLIPSE, 0, 0, 10, 5, 6, 3, 1, 0, 7, 0
+    };
+    check (21, 11, 1, 16, 1, &p, "ellipse, radii past the frame");
+    p.radius_x = p.radius_y = CF_SATVAR_MAX_RADIUS;
+    p.border = CF_BORDER_CLAMP;
+    check (30, 20, 1, 8, 1, &p, "ellipse, the largest radius");
+    /* 16-bit boxes past 32 bits: the 64-bit table */
+    p.radius_x = 200.5;
+    p.radius_y = 150.25;
+    p.cx = 150;
+    p.cy = 100;
+    p.half_w = 40;
+    p.half_h = 30;
+    p.ramp = 60;
+    check (300, 200, 1, 16, 1, &p, "ellipse, 64-bit table");
+    p.passes = 1;
+    check (301, 201, 4, 16, 0x7, &p, "ellipse, 64-bit table, RGBA64");
+  }
+  if (!quick) {
+    CfSatVarParams p = { 4.3, 3.6, 1, CF_BORDER_CLAMP, 0x7,
+      CF_SATVAR_BAND, 0, 0, 1920, 1080, 0, 200, cos (0.2), sin (0.2), 300, 0
+    };
+    check (3840, 2160, 4, 8, 0x7, &p, "4K tilt-shift");
+    p.source = CF_SATVAR_ELLIPSE;
+    p.half_w = 1200;
+    p.half_h = 700;
+    check (1920, 1080, 1, 16, 1, &p, "1080p vignette");
+  }
+  for (int b = 0; b < 2; b++) {
+    check_rule (33, 17, 1, 8, 3, 2, 1, b);
+    check_rule (33, 17, 4, 16, 5, 0, 3, b);
+    check_rule (7, 3, 2, 8, 9, 9, 2, b);
+  }
+  cf_scratch_release (&scratch);
+  cf_stream_destroy (stream);
+  return cf_test_finish (passed, failed);
+}
