@@ -77,16 +77,13 @@ template < typename T, int C > __device__ __forceinline__ void
 fetch_tile (float *v, const void *src, size_t stride, int y0, int width,
     int height, CfBorder border, int x, int lane)
 {
-  int at[C];                    /* offset in a row of each 32-sample part */
 #pragma unroll
-  for (int p = 0; p < C; p++) {
-    const int sm = p * WARP + lane, px = sm / C;
-    at[p] = cf_border_index (x + px, width, border) * C + sm - px * C;
-  }
-#pragma unroll
-  for (int m = 0; m < RowTile < C >::LOADS; m++)
+  for (int m = 0; m < RowTile < C >::LOADS; m++) {
+    const int sm = (m % C) * WARP + lane, px = sm / C;
     v[m] = (float) __ldg (cf_row < T > (src, stride,
-            min (y0 + m / C, height - 1)) + at[m % C]);
+            min (y0 + m / C, height - 1)) + cf_border_index (x + px, width,
+            border) * C + sm - px * C);
+  }
 }
 
 template < int C > __device__ __forceinline__ void
