@@ -565,6 +565,7 @@ cf_element_suite (const CfElementTest * e, ...)
 {
   Suite *s = suite_create (e->name);
   TCase *tc = tcase_create ("every element"), *own = tcase_create (e->name);
+  TCase *cuda = tcase_create ("cuda against cpu");
   TFun test;
   va_list tests;
 
@@ -580,9 +581,13 @@ cf_element_suite (const CfElementTest * e, ...)
   tcase_add_test (tc, test_identity_is_passthrough);
   tcase_add_test (tc, test_live_property_change);
   tcase_add_test (tc, test_property_ranges);
-  tcase_add_test (tc, test_cuda_backend);
   tcase_add_test (tc, test_fields_filtered_apart);
   cf_add_region_tests (tc);
+  /* two pipelines per format, size and variant (about 200 on a GPU), each
+   * with its own CUDA start: minutes, not CK_DEFAULT_TIMEOUT's two */
+  tcase_set_timeout (cuda, 900);
+  tcase_add_test (cuda, test_cuda_backend);
+  suite_add_tcase (s, cuda);
   suite_add_tcase (s, own);
   va_start (tests, e);
   while ((test = va_arg (tests, TFun)))
