@@ -64,28 +64,18 @@ reference_by_field (const CfElementTest * e, gconstpointer params,
 }
 
 /* Runs the element with @props on @in with caps of interlace-mode @mode
- * (alternate: with the format:Interlaced feature, @in one field). */
+ * (cf_run_interlaced). */
 static GstBuffer *
 run_interlaced (const CfElementTest * e, const gchar * props,
     const gchar * mode, GstVideoFormat format, gint width, gint height,
     GstBuffer * in)
 {
-  gboolean alternate = g_str_equal (mode, "alternate");
   gchar *launch = g_strdup_printf ("%s %s border-mode=clamp backend=cpu",
       e->name, props);
-  gchar *caps = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,"
-      "height=%d,framerate=30/1,interlace-mode=%s",
-      alternate ? "(" GST_CAPS_FEATURE_FORMAT_INTERLACED ")" : "",
-      gst_video_format_to_string (format), width, height, mode);
-  GstHarness *hrn = gst_harness_new_parse (launch);
-  GstBuffer *out;
+  GstBuffer *out = cf_run_interlaced (launch, mode,
+      gst_video_format_to_string (format), width, height, in);
 
-  gst_harness_set_caps_str (hrn, caps, caps);
-  out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
-  fail_unless (out != NULL, "%s gave no %s frame", launch, caps);
-  gst_harness_teardown (hrn);
   g_free (launch);
-  g_free (caps);
   return out;
 }
 

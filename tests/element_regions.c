@@ -351,24 +351,6 @@ GST_START_TEST (test_regions_change_live)
 
 GST_END_TEST;
 
-/* @launch on @in as interleaved (two fields a frame) video. */
-static GstBuffer *
-run_interleaved (const gchar * launch, const gchar * format, gint w, gint h,
-    GstBuffer * in)
-{
-  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1,interlace-mode=interleaved", format, w, h);
-  GstHarness *hrn = gst_harness_new_parse (launch);
-  GstBuffer *out;
-
-  gst_harness_set_caps_str (hrn, caps, caps);
-  out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
-  fail_unless (out != NULL, "%s gave no %s frame", launch, caps);
-  gst_harness_teardown (hrn);
-  g_free (caps);
-  return out;
-}
-
 /* Interleaved frames: each field is filtered on its own, a region takes
  * each field's rows of it (so, in frame rows, the same rectangle); a gate
  * on gray frames. */
@@ -386,8 +368,10 @@ GST_START_TEST (test_regions_interlaced)
         "roi-width=13 roi-height=9");
     gchar *gated = launch_line (e, "cpu", CF_BORDER_CLAMP, "gate-min=40 "
         "gate-max=170");
-    GstBuffer *full = run_interleaved (whole, formats[f], w, h, in);
-    GstBuffer *out = run_interleaved (part, formats[f], w, h, in);
+    GstBuffer *full = cf_run_interlaced (whole, "interleaved", formats[f], w, h,
+        in);
+    GstBuffer *out = cf_run_interlaced (part, "interleaved", formats[f], w, h,
+        in);
     Rects rect = { 1, {{5, 3, 13, 9}
         }
     };
@@ -396,7 +380,8 @@ GST_START_TEST (test_regions_interlaced)
     check_composition (in, full, out, format, w, h, in_rects, &rect, 0, part);
     gst_buffer_unref (out);
     if (f == 0) {
-      out = run_interleaved (gated, formats[f], w, h, in);
+      out = cf_run_interlaced (gated, "interleaved", formats[f], w, h,
+          in);
       check_composition (in, full, out, format, w, h, gate_open, &gate, 0,
           gated);
       gst_buffer_unref (out);

@@ -302,6 +302,26 @@ cf_run_one (const gchar * launch, const gchar * format, gint width,
   return out;
 }
 
+GstBuffer *
+cf_run_interlaced (const gchar * launch, const gchar * mode,
+    const gchar * format, gint width, gint height, GstBuffer * in)
+{
+  gboolean alternate = g_str_equal (mode, "alternate");
+  gchar *caps = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,"
+      "height=%d,framerate=30/1,interlace-mode=%s",
+      alternate ? "(" GST_CAPS_FEATURE_FORMAT_INTERLACED ")" : "",
+      format, width, height, mode);
+  GstHarness *hrn = gst_harness_new_parse (launch);
+  GstBuffer *out;
+
+  gst_harness_set_caps_str (hrn, caps, caps);
+  out = gst_harness_push_and_pull (hrn, gst_buffer_ref (in));
+  fail_unless (out != NULL, "%s gave no %s frame", launch, caps);
+  gst_harness_teardown (hrn);
+  g_free (caps);
+  return out;
+}
+
 gint
 cf_cuda_vs_cpu (const gchar * element, const gchar * props,
     const gchar * format, gint width, gint height, guint pad, guint32 seed)

@@ -50,6 +50,11 @@ gboolean cf_frames_alpha_equal (GstBuffer * a, GstBuffer * b,
 GstBuffer *cf_run_one (const gchar * launch, const gchar * format, gint width,
     gint height, GstBuffer * in);
 
+/* The same with caps of interlace-mode `mode` (alternate: with the
+ * format:Interlaced feature, `in` one field). */
+GstBuffer *cf_run_interlaced (const gchar * launch, const gchar * mode,
+    const gchar * format, gint width, gint height, GstBuffer * in);
+
 /* Largest difference between `element props backend=cuda` and the same on
  * the CPU, on one random frame (rows padded by `pad` bytes). */
 gint cf_cuda_vs_cpu (const gchar * element, const gchar * props,
