@@ -97,8 +97,8 @@ gst_cuda_filter_border_get_type (void)
 /* System memory first: where both are possible, it is the one peers that
  * fixate in template order pick. Last, interlace-mode=alternate (one field
  * a buffer), which GStreamer marks with the format:Interlaced feature. */
-GstCaps *
-gst_cuda_filter_sink_caps (gboolean stateful)
+static GstCaps *
+sink_caps (gboolean stateful)
 {
   const gchar *formats = stateful ? CF_STATEFUL_FORMATS : CF_FORMATS;
   gchar *text = g_strdup_printf ("video/x-raw, format = (string) %s"
@@ -116,8 +116,7 @@ gst_cuda_filter_sink_caps (gboolean stateful)
 void
 gst_cuda_filter_class_add_pad_templates (GstElementClass * klass)
 {
-  GstCaps *caps =
-      gst_cuda_filter_sink_caps (GST_CUDA_FILTER_CLASS (klass)->stateful);
+  GstCaps *caps = sink_caps (GST_CUDA_FILTER_CLASS (klass)->stateful);
 
   gst_element_class_add_pad_template (klass,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));

@@ -108,14 +108,11 @@ struct _GstCudaFilterClass
       const GstCudaFilterPlane * plane, gint * reach_x, gint * reach_y);
 };
 
-/* Pad template caps for the formats every element supports: in system
- * memory, then in CUDA memory (the formats GStreamer 1.22's CUDA allocator
- * knows), then alternate fields in system memory; the same on both pads.
- * A @stateful filter's leave out the packed 4:2:2 formats. */
-GstCaps *gst_cuda_filter_sink_caps (gboolean stateful);
-
-/* Adds the pad templates, the shared docs types; for class_init, after
- * GstCudaFilterClass.stateful is set. */
+/* Adds the pad templates (the same on both pads: the formats every element
+ * supports in system memory, then in CUDA memory (those GStreamer 1.22's
+ * CUDA allocator knows), then alternate fields in system memory; a stateful
+ * filter's leave out the packed 4:2:2 formats), the shared docs types; for
+ * class_init, after GstCudaFilterClass.stateful is set. */
 void gst_cuda_filter_class_add_pad_templates (GstElementClass * klass);
 
 /* Installs @pspec (taken) as property @prop_id of the element whose value
