@@ -7,6 +7,7 @@
  * filtered channel and radii up to 8, a third kernel does the separable
  * passes by symmetric pairs (each weight serves both its ends:
  * bilateral_pairs.cu). What the kernels share is in bilateral_kernels.cuh.
+ * With a guide plane (joint bilateral) the filter is bilateral_guided.cu's.
  *
  * A block loads its tile plus halo into shared memory once (32-bit loads
  * where pixels pack into words), with only the filtered channels packed
@@ -27,6 +28,7 @@
  * tile, the block walks the list in chunks. */
 #include "bilateral_kernels.cuh"
 #include "bilateral_tuning.h"
+#include "bilateral_guided.h"
 
 using namespace bilateral;
 
@@ -491,7 +493,11 @@ cf_bilateral (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
         row_bytes, src->height, exec->stream);
 
   CfBilateralWeights w;
-  cf_bilateral_weights (p, cf_plane_max (src), &w);
+  cf_bilateral_weights (p, cf_plane_max (p->guide.data ? &p->guide : src),
+      &w);
+  /* with a guide: the plain kernel of bilateral_guided.cu */
+  if (p->guide.data)
+    return cf_bilateral_guided (src, dst, p, &w, exec->scratch, exec->stream);
   /* A 1-D window is the same filter either way. */
   bool separable = p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
       && p->radius_y > 0;

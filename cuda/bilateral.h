@@ -7,6 +7,12 @@
  * Gaussian of the sample difference (sigma_range, a fraction of full scale,
  * so one value means the same for 8 and 16 bits). The centre always weighs
  * 1, so the sum of weights is never 0.
+ *
+ * Joint (cross) bilateral: with a guide plane, wr takes the guide's
+ * samples G instead of I (wr (G(p) - G(q))), so edges of the guide (a
+ * depth map, the colour frame of a depth camera) steer the smoothing of
+ * the frame; sigma_range is then a fraction of the guide's full scale.
+ * With the guide equal to src the exact filter is the plain one.
  */
 #ifndef CF_BILATERAL_H
 #define CF_BILATERAL_H
@@ -48,6 +54,14 @@ typedef struct {
    * exact kernel then skips blocks whose pixels are all gated out and
    * leaves dst unwritten there. The reference ignores it. */
   const struct CfGate *gate;
+  /* The guide (data NULL: none, the range weights are src's): 8 or 16
+   * bits, on the GPU in device memory. Plane pixel (x, y) reads guide
+   * pixel (x << guide_x_shift, y << guide_y_shift). A guide of as many
+   * channels as src guides each filtered channel by its own (per-channel
+   * distance) or all together (joint); otherwise its channel 0 gives one
+   * weight for every channel. Both separable passes read the guide. */
+  CfPlane guide;
+  int guide_x_shift, guide_y_shift;     /* 0..2 */
 } CfBilateralParams;
 
 /* ceil (2 sigma), 1..CF_BILATERAL_MAX_RADIUS: the radius when none is given
@@ -65,7 +79,8 @@ typedef struct {
   float nk;
 } CfBilateralWeights;
 
-/* @full_scale: the plane's cf_plane_max, which sigma_range is a fraction of. */
+/* @full_scale: the plane's cf_plane_max (the guide's, with one), which
+ * sigma_range is a fraction of. */
 void cf_bilateral_weights (const CfBilateralParams * params,
     unsigned full_scale, CfBilateralWeights * w);
 

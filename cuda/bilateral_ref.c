@@ -52,7 +52,36 @@ cf_bilateral_check (const CfPlane * src, const CfPlane * dst,
       || (p->distance != CF_BILATERAL_PER_CHANNEL
           && p->distance != CF_BILATERAL_JOINT))
     return CF_ERROR_INVALID;
+  if (p->guide.data && (p->guide.channels < 1 || p->guide.channels > 4
+          || (p->guide.depth != 8 && p->guide.depth != 16)
+          || p->guide_x_shift < 0 || p->guide_x_shift > 2
+          || p->guide_y_shift < 0 || p->guide_y_shift > 2
+          || p->guide.width <= ((src->width - 1) << p->guide_x_shift)
+          || p->guide.height <= ((src->height - 1) << p->guide_y_shift)
+          || p->guide.stride < (size_t) p->guide.width * p->guide.channels *
+          cf_plane_bytes_per_sample (&p->guide)))
+    return CF_ERROR_INVALID;
   return CF_OK;
+}
+
+/* Whether one guide channel weighs every channel (a guide of another
+ * channel count than src). */
+static int
+guide_is_gray (const CfPlane * src, const CfBilateralParams * p)
+{
+  return p->guide.data && p->guide.channels != src->channels;
+}
+
+/* The sample the range weight of channel c at (x, y) compares: the
+ * guide's, or @src's own. */
+static double
+range_sample (const CfPlane * src, const CfBilateralParams * p, int x, int y,
+    int c)
+{
+  if (!p->guide.data)
+    return cf_get_sample (src, x, y, c);
+  return cf_get_sample (&p->guide, x << p->guide_x_shift,
+      y << p->guide_y_shift, guide_is_gray (src, p) ? 0 : c);
 }
 
 /* One pass over the window of radii (rx, ry), for the channels in mask. */
@@ -60,7 +89,8 @@ static void
 filter_window (const CfPlane * src, const CfPlane * dst,
     const CfBilateralParams * p, const CfBilateralWeights * w, int rx, int ry)
 {
-  int joint = p->distance == CF_BILATERAL_JOINT;
+  int gray = guide_is_gray (src, p);
+  int joint = p->distance == CF_BILATERAL_JOINT || gray;
 
   for (int y = 0; y < src->height; y++)
     for (int x = 0; x < src->width; x++) {
@@ -76,9 +106,11 @@ filter_window (const CfPlane * src, const CfPlane * dst,
           for (int c = 0; c < src->channels; c++) {
             if (!(p->channel_mask & (1u << c)))
               continue;
-            double d = (double) cf_get_sample (src, qx, qy, c) -
-                (double) cf_get_sample (src, x, y, c);
-            if (joint) {
+            double d = range_sample (src, p, qx, qy, c) -
+                range_sample (src, p, x, y, c);
+            if (gray) {
+              dd = d * d;       /* one weight for every channel */
+            } else if (joint) {
               dd += d * d;
             } else {
               double wt = exp2 (lws + w->nk * d * d);
@@ -111,7 +143,8 @@ cf_bilateral_ref (const CfPlane * src, const CfPlane * dst,
   if (st != CF_OK)
     return st;
 
-  cf_bilateral_weights (p, cf_plane_max (src), &w);
+  cf_bilateral_weights (p, cf_plane_max (p->guide.data ? &p->guide : src),
+      &w);
   if (p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
       && p->radius_y > 0) {
     /* Rows into tmp (rounded to the sample type, as on the GPU), then

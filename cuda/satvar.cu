@@ -8,7 +8,8 @@
  *     summed-area table: 32-bit where every box sum fits (8-bit samples at
  *     any radius here, 16-bit up to radius 127: differences of wrapped
  *     32-bit prefixes are exact then), else 64-bit;
- *  3. a thread per pixel: its strength, its radii, and each of its (up to
+ *  3. a thread per pixel: its strength (a shape's, alpha's or the radius
+ *     map's), its radii, and each of its (up to
  *     four) boxes from four fetches of the table - the same cost for every
  *     radius.
  * Passes alternate between dst and a scratch plane. */
@@ -149,7 +150,8 @@ boxes (const void *src, size_t src_stride, void *out, size_t out_stride,
     return;
   const double s = p.source == CF_SATVAR_ALPHA ?
       (double) cf_row < T > (src, src_stride, y)[(size_t) x * channels +
-      p.alpha_channel] / (double) max : cf_satvar_shape_strength (&p, x, y);
+      p.alpha_channel] / (double) max : p.source == CF_SATVAR_MAP ?
+      cf_satvar_map_strength (&p, x, y) : cf_satvar_shape_strength (&p, x, y);
   const double rx = CF_DMUL (s, p.radius_x), ry = CF_DMUL (s, p.radius_y);
   const int ax = (int) floor (rx), ay = (int) floor (ry);
   const double fx = CF_DADD (rx, -(double) ax);

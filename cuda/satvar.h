@@ -1,6 +1,7 @@
 /* cudafilters: box blur whose radius changes from pixel to pixel (seed
  * 002: once a summed-area table exists a box of any size costs the same),
- * cudasatblur's focus shapes (tilt-shift, vignette) and alpha radius map.
+ * cudasatblur's focus shapes (tilt-shift, vignette), alpha radius map and
+ * radius map of a second stream.
  *
  * Each pixel has a strength s in [0, 1] and its box radii are
  * s radius_x and s radius_y. Integer radii give the fixed box's output
@@ -27,7 +28,8 @@ typedef enum {
   CF_SATVAR_CONSTANT = 0,       /* s = 1 everywhere */
   CF_SATVAR_BAND = 1,           /* 0 in a band, growing away from it */
   CF_SATVAR_ELLIPSE = 2,        /* 0 in an ellipse, growing outside it */
-  CF_SATVAR_ALPHA = 3           /* s = alpha / full scale */
+  CF_SATVAR_ALPHA = 3,          /* s = alpha / full scale */
+  CF_SATVAR_MAP = 4             /* s = map sample / map's full scale */
 } CfSatVarSource;
 
 typedef struct {
@@ -47,6 +49,10 @@ typedef struct {
   double ramp;                  /* distance from the shape over which s
                                  * grows from 0 to 1; 0: a hard edge */
   int alpha_channel;            /* CF_SATVAR_ALPHA: src's channel read */
+  /* CF_SATVAR_MAP: one channel of 8 or 16 bits, on the GPU in device
+   * memory; plane pixel (x, y) reads map (x << x_shift, y << y_shift), so
+   * it covers at least those of every pixel of the plane. */
+  CfPlane map;
 } CfSatVarParams;
 
 /* Blurs src into dst (which must not alias). On the GPU it returns once the

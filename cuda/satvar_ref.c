@@ -19,23 +19,32 @@ cf_satvar_check (const CfPlane * src, const CfPlane * dst,
       || (p->border != CF_BORDER_CLAMP && p->border != CF_BORDER_MIRROR)
       || p->x_shift < 0 || p->x_shift > 2 || p->y_shift < 0 || p->y_shift > 2
       || !(p->ramp >= 0.0) || p->source < CF_SATVAR_CONSTANT
-      || p->source > CF_SATVAR_ALPHA)
+      || p->source > CF_SATVAR_MAP)
     return CF_ERROR_INVALID;
   if (p->source == CF_SATVAR_ELLIPSE && !(p->half_w > 0.0 && p->half_h > 0.0))
     return CF_ERROR_INVALID;
   if (p->source == CF_SATVAR_ALPHA && (p->alpha_channel < 0
           || p->alpha_channel >= src->channels))
     return CF_ERROR_INVALID;
+  if (p->source == CF_SATVAR_MAP && (!p->map.data || p->map.channels != 1
+          || (p->map.depth != 8 && p->map.depth != 16)
+          || p->map.width <= ((src->width - 1) << p->x_shift)
+          || p->map.height <= ((src->height - 1) << p->y_shift)
+          || p->map.stride < (size_t) p->map.width *
+          cf_plane_bytes_per_sample (&p->map)))
+    return CF_ERROR_INVALID;
   return CF_OK;
 }
 
-/* The strength of pixel (x, y): the shape's, or src's alpha. */
+/* The strength of pixel (x, y): the shape's, src's alpha or the map's. */
 static double
 strength (const CfPlane * src, const CfSatVarParams * p, int x, int y)
 {
   if (p->source == CF_SATVAR_ALPHA)
     return (double) cf_get_sample (src, x, y, p->alpha_channel) /
         (double) cf_plane_max (src);
+  if (p->source == CF_SATVAR_MAP)
+    return cf_satvar_map_strength (p, x, y);
   return cf_satvar_shape_strength (p, x, y);
 }
 

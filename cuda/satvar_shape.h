@@ -57,6 +57,18 @@ cf_satvar_shape_strength (const CfSatVarParams * p, int x, int y)
   return 1.0;
 }
 
+/* The strength of a radius map at plane pixel (x, y). */
+CF_HD double
+cf_satvar_map_strength (const CfSatVarParams * p, int x, int y)
+{
+  const unsigned char *row = (const unsigned char *) p->map.data +
+      (size_t) (y << p->y_shift) * p->map.stride;
+  unsigned v = p->map.depth > 8 ?
+      ((const unsigned short *) row)[x << p->x_shift] : row[x << p->x_shift];
+  unsigned full = p->map.max ? p->map.max : (1u << p->map.depth) - 1u;
+  return v >= full ? 1.0 : (double) v / (double) full;
+}
+
 /* A box's output from its sum: (2 sum + n) / 2n, rounded half up in
  * integers, as cf_satblur's. */
 CF_HD unsigned

@@ -112,6 +112,8 @@ gst_cf_formats_plane_views (const GstCudaFilterPlane * plane,
       field_of (&views[f].prev, f);
     if (plane->map.data)
       field_of (&views[f].map, f);
+    if (plane->side.data)
+      field_of (&views[f].side, f);
   }
   return 2;
 }

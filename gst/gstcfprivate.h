@@ -7,6 +7,7 @@
 #include "gstcfmempath.h"
 #include "gstcfpacked.h"
 #include "gstcfregions.h"
+#include "gstcfsidepad.h"
 #include "cf_runtime.h"
 
 #include <gst/cuda/gstcudacontext.h>
@@ -47,6 +48,18 @@ typedef struct
   DeviceFrame dev;
   /* several regions of interest: each is filtered into it first */
   GstCfRegionScratch region_scratch;
+
+  /* the side frame paired with it (gstcfsidepad.h), mapped while in
+   * flight; sidebuf NULL: none. On the GPU a side in host memory is
+   * uploaded into side_dev (grown only). */
+  GstBuffer *sidebuf;
+  GstVideoFrame side;
+  const GstCfMemPath *side_path;
+  CfPlane side_plane;           /* as filter_plane gets it */
+  void *side_dev;
+  size_t side_dev_stride;
+  gsize side_dev_row_bytes;
+  gint side_dev_rows;
 } Slot;
 
 /* The previous output of a stateful filter (gstcfhistory.h), from
@@ -71,6 +84,9 @@ typedef struct
   CfBorder border;
   guint frames_in_flight;
   GstCfRegionProps regions;
+
+  /* the second input, where the element has a side pad template */
+  GstCfSidePad *side;
 
   /* streaming state, from start() to stop() */
   GstCudaContext *context;

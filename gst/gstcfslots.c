@@ -51,6 +51,10 @@ gst_cf_slots_free (GstCudaFilterPrivate * priv)
     cf_scratch_release (&slot->scratch);
     cf_scratch_release (&slot->packed);
     gst_cf_region_scratch_free (&slot->region_scratch);
+    cf_device_free (slot->side_dev);
+    slot->side_dev = NULL;
+    slot->side_dev_row_bytes = 0;
+    slot->side_dev_rows = 0;
     cf_stream_destroy (slot->stream);
     slot->stream = NULL;
   }
@@ -107,6 +111,7 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
   pl.dst.data = dst;
   pl.dst.stride = dst_stride;
   pl.border = slot->border;
+  pl.side = slot->side_plane;
   return pl;
 }
 
@@ -153,6 +158,38 @@ device_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p)
       dev->out_stride[p]);
 }
 
+/* @slot's side frame where the kernels read it: in place where its path is
+ * on the device, else uploaded on the slot's stream into the slot's side
+ * plane (made or grown here, kept for the next frames). */
+static CfStatus
+upload_side (GstCudaFilter * self, Slot * slot)
+{
+  CfPlane *p = &slot->side_plane;
+  gsize row = (gsize) p->width * cf_plane_bytes_per_sample (p) * p->channels;
+  CfStatus st = CF_OK;
+
+  if (slot->side_path->on_device)
+    return CF_OK;
+  if (row > slot->side_dev_row_bytes || p->height > slot->side_dev_rows) {
+    cf_device_free (slot->side_dev);
+    slot->side_dev = NULL;
+    slot->side_dev_row_bytes = 0;
+    st = cf_device_alloc_2d (&slot->side_dev, &slot->side_dev_stride, row,
+        p->height);
+    if (st != CF_OK)
+      return st;
+    slot->side_dev_row_bytes = row;
+    slot->side_dev_rows = p->height;
+  }
+  if (slot->side_path->prepare_upload)
+    slot->side_path->prepare_upload (self, slot->sidebuf);
+  st = cf_copy_2d_async (slot->side_dev, slot->side_dev_stride, p->data,
+      p->stride, row, p->height, slot->stream);
+  p->data = slot->side_dev;
+  p->stride = slot->side_dev_stride;
+  return st;
+}
+
 /* Queues upload, filter and download of @slot's frame on the slot's own
  * stream, so they overlap with other frames' work; nothing waits here.
  * A side whose path is on the device is neither uploaded nor downloaded. */
@@ -177,6 +214,8 @@ launch_on_gpu (GstCudaFilter * self, Slot * slot)
         GST_VIDEO_FRAME_PLANE_DATA (&slot->in, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->in, p), priv->row_bytes[p],
         priv->rows[p], slot->stream);
+  if (st == CF_OK && slot->sidebuf)
+    st = upload_side (self, slot);
   for (guint p = 0; p < priv->n_planes; p++)
     planes[p] = device_plane (priv, slot, p);
   if (stateful && st == CF_OK)
@@ -287,6 +326,56 @@ map_failed:
   return FALSE;
 }
 
+/* The side frame of @inbuf, where the element's frame asks for one
+ * (GstCudaFilterClass::side_use), picked and mapped by its memory path
+ * into @slot; with none, slot->side_plane.data is NULL. */
+static GstFlowReturn
+take_side (GstCudaFilter * self, Slot * slot, GstBuffer * inbuf)
+{
+  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCudaFilterSideUse use = klass->side_use ?
+      klass->side_use (self, PRIV (self)->params) : GST_CUDA_FILTER_SIDE_NONE;
+  GstCudaFilterPlane desc;
+  GstVideoInfo info;
+  GstFlowReturn ret;
+  gsize row_bytes;
+  gint rows;
+
+  memset (&slot->side_plane, 0, sizeof (slot->side_plane));
+  if (use == GST_CUDA_FILTER_SIDE_NONE)
+    return GST_FLOW_OK;
+  ret = gst_cf_side_pad_pick (PRIV (self)->side,
+      gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME,
+          GST_BUFFER_PTS (inbuf)), use == GST_CUDA_FILTER_SIDE_WAIT,
+      &GST_VIDEO_FILTER (self)->in_info, &slot->sidebuf, &info);
+  if (ret != GST_FLOW_OK || !slot->sidebuf)
+    return ret;
+  slot->side_path = gst_cf_mem_path_for (self, slot->sidebuf);
+  if (!slot->side_path->map (self, &slot->side, &info, slot->sidebuf,
+          GST_MAP_READ)) {
+    gst_clear_buffer (&slot->sidebuf);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a side frame."),
+        ("%s memory", slot->side_path->name));
+    return GST_FLOW_ERROR;
+  }
+  /* its first plane: channels, depth, full scale */
+  gst_cf_formats_describe_plane (&info, 0, &desc, &row_bytes, &rows);
+  slot->side_plane = desc.src;
+  slot->side_plane.data = GST_VIDEO_FRAME_PLANE_DATA (&slot->side, 0);
+  slot->side_plane.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&slot->side, 0);
+  return GST_FLOW_OK;
+}
+
+static void
+release_side (Slot * slot)
+{
+  if (!slot->sidebuf)
+    return;
+  gst_video_frame_unmap (&slot->side);
+  gst_clear_buffer (&slot->sidebuf);
+}
+
 /* Starts filtering @inbuf (taken) in @slot with the properties of its
  * arrival: on the GPU the work is only queued, on the CPU it is done here.
  * On GST_FLOW_OK, or GST_FLOW_ERROR with slot->failed set (the work failed
@@ -302,14 +391,18 @@ gst_cf_slot_start (GstCudaFilter * self, Slot * slot, GstBuffer * inbuf)
   CfStatus st;
 
   slot->failed = FALSE;
-  ret = GST_BASE_TRANSFORM_GET_CLASS (self)->prepare_output_buffer (trans,
-      inbuf, &slot->outbuf);
+  ret = take_side (self, slot, inbuf);
+  if (ret == GST_FLOW_OK)
+    ret = GST_BASE_TRANSFORM_GET_CLASS (self)->prepare_output_buffer (trans,
+        inbuf, &slot->outbuf);
   if (ret != GST_FLOW_OK) {
+    release_side (slot);
     gst_buffer_unref (inbuf);
     return ret;
   }
   slot->inbuf = inbuf;
   if (!map_slot (self, slot)) {
+    release_side (slot);
     gst_clear_buffer (&slot->inbuf);
     gst_clear_buffer (&slot->outbuf);
     return GST_FLOW_ERROR;
@@ -351,6 +444,7 @@ gst_cf_slot_finish (GstCudaFilter * self, Slot * slot, GstBuffer ** outbuf)
   }
   gst_video_frame_unmap (&slot->in);
   gst_video_frame_unmap (&slot->out);
+  release_side (slot);
   gst_clear_buffer (&slot->inbuf);
   *outbuf = slot->outbuf;
   slot->outbuf = NULL;

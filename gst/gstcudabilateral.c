@@ -26,6 +26,26 @@
  * Alpha and padding channels are copied unchanged. sigma-space=0 or
  * sigma-range=0 is the identity: the element then passes buffers through.
  *
+ * ## Joint (cross) bilateral: a guide stream
+ *
+ * A second stream of the same size on the request pad `guide_sink` (GRAY8,
+ * GRAY16_LE or any planar format of the frames: a depth camera's colour
+ * frames, a depth or normal buffer) gives the range weights instead of the
+ * frame itself: edges of the guide are kept, whatever the frame has there.
+ * The guide's first plane is read at each plane pixel's co-sited luma
+ * pixel; where it has as many channels as the plane it guides each channel
+ * by its own (per-channel) or all together (joint), otherwise its first
+ * channel weighs all of them. sigma-range is then a fraction of the
+ * guide's full scale. A guide equal to the frame gives the plain filter
+ * (exact mode, single-plane formats). Guide frames are paired with the
+ * frames by running time as GstAggregator pairs its inputs: each frame
+ * takes the newest guide frame at or before its time, waiting until that
+ * is known (`guide-wait=true`, the default: a later guide frame, the guide
+ * frame's duration, or the guide stream's EOS) or taking what has arrived
+ * (`guide-wait=false`). After the guide stream's EOS its last frame stays
+ * in use; before the first, or without the pad, frames are filtered as
+ * without a guide. A guide of another size is refused (not negotiated).
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! cudabilateral sigma-space=3 sigma-range=0.08 ! videoconvert ! autovideosink
@@ -33,6 +53,11 @@
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY16_LE ! cudabilateral sigma-space=5 radius=10 mode=separable ! fakesink
  * ]| Smooths 16-bit frames with a large window, separably.
+ * |[
+ * gst-launch-1.0 cudabilateral name=b sigma-space=3 sigma-range=0.05 ! fakesink \
+ *   videotestsrc pattern=snow ! video/x-raw,format=GRAY16_LE,width=640,height=480 ! b.sink \
+ *   videotestsrc pattern=ball ! video/x-raw,format=GRAY8,width=640,height=480 ! b.guide_sink
+ * ]| Smooths a depth-like stream, keeping the edges of a guide stream.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -62,6 +87,7 @@ enum
   PROP_RADIUS,
   PROP_MODE,
   PROP_COLOR_DISTANCE,
+  PROP_GUIDE_WAIT,
 };
 
 typedef struct
@@ -71,6 +97,7 @@ typedef struct
   gint radius;
   CfBilateralMode mode;
   CfBilateralDistance distance;
+  gboolean guide_wait;          /* wait for the guide frame of each frame */
 } BilateralProps;
 /* enum parameters are stored as ints */
 G_STATIC_ASSERT (sizeof (CfBilateralMode) == sizeof (gint));
@@ -142,6 +169,10 @@ to_params (const BilateralProps * props, const GstCudaFilterPlane * plane)
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
   p.gate = plane->gate;
+  /* joint bilateral: the range weights from the guide */
+  p.guide = gst_cuda_filter_plane_side (plane);
+  p.guide_x_shift = plane->w_sub;
+  p.guide_y_shift = plane->h_sub;
   return p;
 }
 
@@ -152,6 +183,16 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   CfBilateralParams p = to_params (params, plane);
 
   return cf_bilateral (exec, &plane->src, &plane->dst, &p);
+}
+
+/* A guide is used whenever the guide_sink pad has one. */
+static GstCudaFilterSideUse
+side_use (GstCudaFilter * filter, gconstpointer params)
+{
+  const BilateralProps *props = params;
+
+  return props->guide_wait ? GST_CUDA_FILTER_SIDE_WAIT :
+      GST_CUDA_FILTER_SIDE_LATEST;
 }
 
 /* Both modes read (radius-x, radius-y) around a pixel: the separable one
@@ -204,6 +245,13 @@ gst_cuda_bilateral_class_init (GstCudaBilateralClass * klass)
           "How the range weight of a multi-channel plane is computed",
           GST_TYPE_CUDA_BILATERAL_COLOR_DISTANCE, DEFAULT_DISTANCE,
           LIVE_PARAM));
+  gst_cuda_filter_class_install_param (filter_class, PROP_GUIDE_WAIT,
+      G_STRUCT_OFFSET (BilateralProps, guide_wait),
+      g_param_spec_boolean ("guide-wait", "Guide wait",
+          "With a guide on guide_sink: wait for the guide frame whose time "
+          "covers each frame (TRUE), or take the latest that has arrived and "
+          "never wait (FALSE; before the first, no guide)", TRUE,
+          LIVE_PARAM));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA bilateral filter", "Filter/Effect/Video",
@@ -212,11 +260,13 @@ gst_cuda_bilateral_class_init (GstCudaBilateralClass * klass)
       "sigma-range=0.1 ! videoconvert ! autovideosink",
       "cudafilters developers");
   gst_cuda_filter_class_add_pad_templates (element_class);
+  gst_cuda_filter_class_add_side_pad (element_class, "guide_sink", NULL);
 
   filter_class->params_size = sizeof (BilateralProps);
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
   filter_class->reach = reach;
+  filter_class->side_use = side_use;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_BILATERAL_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_BILATERAL_COLOR_DISTANCE, 0);

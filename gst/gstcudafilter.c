@@ -125,6 +125,46 @@ gst_cuda_filter_class_add_pad_templates (GstElementClass * klass)
   gst_caps_unref (caps);
 }
 
+void
+gst_cuda_filter_class_add_side_pad (GstElementClass * klass,
+    const gchar * name, const gchar * formats)
+{
+  gchar *text = g_strdup_printf ("video/x-raw, format = (string) %s"
+      CF_CAPS_FIELDS, formats ? formats : CF_STATEFUL_FORMATS);
+  GstCaps *caps = gst_caps_from_string (text);
+
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new (name, GST_PAD_SINK, GST_PAD_REQUEST, caps));
+  gst_caps_unref (caps);
+  g_free (text);
+}
+
+static GstPad *
+gst_cuda_filter_request_new_pad (GstElement * element, GstPadTemplate * templ,
+    const gchar * name, const GstCaps * caps)
+{
+  return gst_cf_side_pad_request (PRIV (element)->side, templ);
+}
+
+static void
+gst_cuda_filter_release_pad (GstElement * element, GstPad * pad)
+{
+  gst_cf_side_pad_release (PRIV (element)->side, pad);
+}
+
+/* A side stream's waits end before the pads deactivate (which waits for
+ * the streaming threads). */
+static GstStateChangeReturn
+gst_cuda_filter_change_state (GstElement * element, GstStateChange transition)
+{
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+    gst_cf_side_pad_set_running (PRIV (element)->side, TRUE);
+  else if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    gst_cf_side_pad_set_running (PRIV (element)->side, FALSE);
+  return GST_ELEMENT_CLASS (gst_cuda_filter_parent_class)->change_state
+      (element, transition);
+}
+
 /* ------------------------------------------------------------------ */
 /* Element parameters: fields of the element's params struct            */
 
@@ -543,6 +583,9 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 
   stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
       GST_BUFFER_TIMESTAMP (buffer));
+  gst_cf_side_pad_main_time (priv->side,
+      gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME,
+          GST_BUFFER_PTS (buffer)));
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
     gst_object_sync_values (GST_OBJECT (self), stream_time);
 
@@ -600,6 +643,7 @@ gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   /* From FLUSH_START on nothing more is sent; at FLUSH_STOP (the
    * streaming thread has let go of the queue) nothing is left. */
+  gst_cf_side_pad_main_event (PRIV (self)->side, event);
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START) {
     gst_cf_queue_flush_start (self);
   } else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
@@ -635,6 +679,7 @@ latency_query (GstBaseTransform * trans, GstQuery * query)
   if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->query (trans,
           GST_PAD_SRC, query))
     return FALSE;
+  gst_cf_side_pad_add_latency (priv->side, query);
   gst_query_parse_latency (query, &live, &min, &max);
   if (info->fps_n > 0 && info->fps_d > 0 && priv->n_slots > 1)
     added = gst_util_uint64_scale_int (GST_SECOND * (priv->n_slots - 1),
@@ -801,6 +846,7 @@ gst_cuda_filter_finalize (GObject * object)
   }
   g_mutex_clear (&priv->queue_lock);
   g_cond_clear (&priv->queue_cond);
+  gst_cf_side_pad_free (priv->side);
   G_OBJECT_CLASS (gst_cuda_filter_parent_class)->finalize (object);
 }
 
@@ -855,6 +901,11 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   gst_cf_regions_install_properties (gobject_class, PROP_REGIONS);
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
+  element_class->request_new_pad =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_request_new_pad);
+  element_class->release_pad = GST_DEBUG_FUNCPTR (gst_cuda_filter_release_pad);
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_change_state);
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
@@ -896,4 +947,5 @@ gst_cuda_filter_init (GstCudaFilter * self)
   gst_cf_region_props_init (&priv->regions);
   g_mutex_init (&priv->queue_lock);
   g_cond_init (&priv->queue_cond);
+  priv->side = gst_cf_side_pad_new (self);
 }

@@ -66,7 +66,40 @@ typedef struct
    * filter_plane, so a filter may skip work where it is closed (whole
    * tiles of its last pass) but never needs to. */
   const CfGate *gate;
+  /* Elements with a side pad (gst_cuda_filter_class_add_side_pad): the
+   * first plane of the side frame paired with this frame, whole, at the
+   * frame's (luma) resolution, where the filter runs (device memory on
+   * the GPU); a field of it for a field's view. data NULL: the frame has
+   * none (see GstCudaFilterClass::side_use). Plane pixel (x, y) of a view
+   * is side pixel ((x + this->x) << w_sub, (y + this->y) << h_sub). */
+  CfPlane side;
 } GstCudaFilterPlane;
+
+/* @plane's side frame from its view's origin on: pixel (x, y) of the view
+ * reads it at (x << w_sub, y << h_sub). data NULL where there is none. */
+static inline CfPlane
+gst_cuda_filter_plane_side (const GstCudaFilterPlane * plane)
+{
+  CfPlane s = plane->side;
+  gint x = plane->x << plane->w_sub, y = plane->y << plane->h_sub;
+
+  if (!s.data)
+    return s;
+  s.data = (guint8 *) s.data + (gsize) y * s.stride +
+      (gsize) x * s.channels * cf_plane_bytes_per_sample (&s);
+  s.width -= x;
+  s.height -= y;
+  return s;
+}
+
+/* How a frame uses the element's side stream (GstCudaFilterClass::side_use). */
+typedef enum
+{
+  GST_CUDA_FILTER_SIDE_NONE,    /* not at all */
+  GST_CUDA_FILTER_SIDE_WAIT,    /* the side frame of its time, waited for */
+  GST_CUDA_FILTER_SIDE_LATEST,  /* the side frame of its time that has
+                                 * arrived, never waited for */
+} GstCudaFilterSideUse;
 
 struct _GstCudaFilterClass
 {
@@ -106,6 +139,12 @@ struct _GstCudaFilterClass
    * whole plane is filtered and the region copied out of it. */
   void (*reach) (GstCudaFilter * self, gconstpointer params,
       const GstCudaFilterPlane * plane, gint * reach_x, gint * reach_y);
+
+  /* Elements with a side pad: whether and how the frame of @params uses
+   * the side stream (gstcfsidepad.h: pairing by running time, EOS,
+   * flushes). NULL: never. */
+    GstCudaFilterSideUse (*side_use) (GstCudaFilter * self,
+      gconstpointer params);
 };
 
 /* Adds the pad templates (the same on both pads: the formats every element
@@ -114,6 +153,15 @@ struct _GstCudaFilterClass
  * filter's leave out the packed 4:2:2 formats), the shared docs types; for
  * class_init, after GstCudaFilterClass.stateful is set. */
 void gst_cuda_filter_class_add_pad_templates (GstElementClass * klass);
+
+/* Adds a request sink pad template @name (e.g. "radius_sink") for a
+ * second input stream of the frame's size in system memory, of the
+ * formats @formats (a caps list, e.g. "{ GRAY8, GRAY16_LE }"; NULL: every
+ * planar format of the frames), which filter_plane gets as
+ * GstCudaFilterPlane.side where side_use asks for it (gstcfsidepad.h).
+ * For class_init. */
+void gst_cuda_filter_class_add_side_pad (GstElementClass * klass,
+    const gchar * name, const gchar * formats);
 
 /* Installs @pspec (taken) as property @prop_id of the element whose value
  * is the field at @offset (G_STRUCT_OFFSET) of its params struct: the base

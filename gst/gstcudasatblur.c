@@ -38,6 +38,18 @@
  *   0 is radius 0, full alpha is radius-x / radius-y, linear between (a
  *   segmentation mask carried in alpha blurs the background); it takes
  *   precedence over focus. A format without alpha blurs everywhere.
+ * - `radius-map=stream`: a second stream of the same size on the request
+ *   pad `radius_sink` (GRAY8 or GRAY16_LE: a segmentation mask or a depth
+ *   video), scaled as alpha is (0 is radius 0, full scale radius-x /
+ *   radius-y), paired with the frames by running time as GstAggregator
+ *   pairs its inputs: each frame takes the newest map frame at or before
+ *   its time, and with `radius-wait=true` (the default) waits until that
+ *   is known (a later map frame, the map frame's duration, or the map
+ *   stream's EOS); `radius-wait=false` takes what has arrived. After the
+ *   map stream's EOS its last frame stays in use; before the first map
+ *   frame, or with no map stream linked, frames get the fixed radius. The
+ *   map must have the frame's size (other caps are refused: not
+ *   negotiated); its latency is added to the element's.
  *
  * A fractional radius blends the boxes of the radii around it, so a ramp
  * gives a smooth result without bands; integer radii give the fixed box
@@ -57,6 +69,12 @@
  * |[
  * gst-launch-1.0 videotestsrc ! cudasatblur radius-x=20 radius-y=20 focus=ellipse focus-width=0.6 focus-height=0.7 focus-ramp=80 ! videoconvert ! autovideosink
  * ]| A vignette blur around a sharp centre.
+ * |[
+ * gst-launch-1.0 cudasatblur name=b radius-x=15 radius-y=15 passes=2 radius-map=stream ! videoconvert ! autovideosink \
+ *   videotestsrc ! video/x-raw,format=I420,width=640,height=360 ! b.sink \
+ *   videotestsrc pattern=ball ! video/x-raw,format=GRAY8,width=640,height=360 ! b.radius_sink
+ * ]| Background blur driven by a mask stream (here a moving ball: sharp
+ * where the mask is black, blurred by 15 where it is white).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -89,6 +107,7 @@ enum
   PROP_FOCUS_ANGLE,
   PROP_FOCUS_RAMP,
   PROP_RADIUS_MAP,
+  PROP_RADIUS_WAIT,
 };
 
 typedef enum
@@ -102,6 +121,7 @@ typedef enum
 {
   RADIUS_MAP_NONE,
   RADIUS_MAP_ALPHA,
+  RADIUS_MAP_STREAM,
 } SatBlurRadiusMap;
 
 typedef struct
@@ -115,6 +135,7 @@ typedef struct
   gdouble focus_angle;          /* degrees */
   gdouble focus_ramp;           /* pixels */
   SatBlurRadiusMap radius_map;
+  gboolean radius_wait;         /* radius-map=stream: wait for its frame */
 } SatBlurProps;
 /* an enum parameter is stored as an int */
 G_STATIC_ASSERT (sizeof (SatBlurFocus) == sizeof (gint));
@@ -149,6 +170,8 @@ gst_cuda_sat_blur_radius_map_get_type (void)
     {RADIUS_MAP_NONE, "No map (focus decides)", "none"},
     {RADIUS_MAP_ALPHA, "The frame's alpha: 0 sharp, full alpha radius-x/y",
         "alpha"},
+    {RADIUS_MAP_STREAM, "A GRAY8 or GRAY16_LE stream of the same size on "
+          "the radius_sink pad: 0 sharp, full scale radius-x/y", "stream"},
     {0, NULL, NULL},
   };
   if (g_once_init_enter (&type))
@@ -203,6 +226,8 @@ to_variable (const SatBlurProps * props, const GstCudaFilterPlane * plane)
   p.channel_mask = fixed.channel_mask;
   if (props->radius_map == RADIUS_MAP_ALPHA)
     p.source = plane->alpha_channel >= 0 ? CF_SATVAR_ALPHA : CF_SATVAR_CONSTANT;
+  else if (props->radius_map == RADIUS_MAP_STREAM)
+    p.source = CF_SATVAR_MAP;
   else
     p.source = props->focus == FOCUS_BAND ? CF_SATVAR_BAND : CF_SATVAR_ELLIPSE;
   p.alpha_channel = plane->alpha_channel;
@@ -216,6 +241,7 @@ to_variable (const SatBlurProps * props, const GstCudaFilterPlane * plane)
   p.cos_a = cos (angle);
   p.sin_a = sin (angle);
   p.ramp = props->focus_ramp;
+  p.map = gst_cuda_filter_plane_side (plane);
   return p;
 }
 
@@ -227,10 +253,23 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   CfSatBlurParams p = to_params (params, plane);
   CfSatVarParams v;
 
-  if (props->focus == FOCUS_NONE && props->radius_map == RADIUS_MAP_NONE)
+  /* a radius stream without a frame yet (or any more): the fixed radius */
+  if ((props->focus == FOCUS_NONE && props->radius_map == RADIUS_MAP_NONE)
+      || (props->radius_map == RADIUS_MAP_STREAM && !plane->side.data))
     return cf_satblur (exec, &plane->src, &plane->dst, &p);
   v = to_variable (props, plane);
   return cf_satvar (exec, &plane->src, &plane->dst, &v);
+}
+
+static GstCudaFilterSideUse
+side_use (GstCudaFilter * filter, gconstpointer params)
+{
+  const SatBlurProps *props = params;
+
+  if (props->radius_map != RADIUS_MAP_STREAM)
+    return GST_CUDA_FILTER_SIDE_NONE;
+  return props->radius_wait ? GST_CUDA_FILTER_SIDE_WAIT :
+      GST_CUDA_FILTER_SIDE_LATEST;
 }
 
 /* Each pass reads a box around the last one's output. */
@@ -309,9 +348,16 @@ gst_cuda_sat_blur_class_init (GstCudaSatBlurClass * klass)
   gst_cuda_filter_class_install_param (filter_class, PROP_RADIUS_MAP,
       G_STRUCT_OFFSET (SatBlurProps, radius_map),
       g_param_spec_enum ("radius-map", "Radius map",
-          "A per-pixel radius from the frame's alpha (0: sharp, full alpha: "
-          "radius-x / radius-y); takes precedence over focus",
+          "A per-pixel radius from the frame's alpha or from a stream on the "
+          "radius_sink pad (0: sharp, full scale: radius-x / radius-y); "
+          "takes precedence over focus",
           GST_TYPE_CUDA_SAT_BLUR_RADIUS_MAP, RADIUS_MAP_NONE, flags));
+  gst_cuda_filter_class_install_param (filter_class, PROP_RADIUS_WAIT,
+      G_STRUCT_OFFSET (SatBlurProps, radius_wait),
+      g_param_spec_boolean ("radius-wait", "Radius wait",
+          "radius-map=stream: wait for the radius frame whose time covers "
+          "each frame (TRUE), or take the latest that has arrived and never "
+          "wait (FALSE; before the first, the fixed radius)", TRUE, flags));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA summed-area-table box blur", "Filter/Effect/Video",
@@ -320,11 +366,14 @@ gst_cuda_sat_blur_class_init (GstCudaSatBlurClass * klass)
       "gst-launch-1.0 videotestsrc ! cudasatblur radius-x=8 radius-y=8 "
       "passes=3 ! videoconvert ! autovideosink", "cudafilters developers");
   gst_cuda_filter_class_add_pad_templates (element_class);
+  gst_cuda_filter_class_add_side_pad (element_class, "radius_sink",
+      "{ GRAY8, GRAY16_LE }");
 
   filter_class->params_size = sizeof (SatBlurProps);
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
   filter_class->reach = reach;
+  filter_class->side_use = side_use;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SAT_BLUR_FOCUS, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SAT_BLUR_RADIUS_MAP, 0);

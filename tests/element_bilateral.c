@@ -3,6 +3,7 @@
  * scaling. CUDA frames equal the CPU's within 1 LSB (exact mode) or nearly
  * so (separable: see tests/kernel_bilateral.c). */
 #include "element_harness.h"
+#include "element_side.h"
 #include "bilateral.h"
 
 #define ELEMENT "cudabilateral"
@@ -37,6 +38,36 @@ reference (const CfPlane * src, const CfPlane * dst, const CfRefPlane * plane,
   return cf_bilateral_ref (src, dst, &p);
 }
 
+/* With a guide: its first plane, read at each plane pixel's co-sited luma
+ * pixel. */
+typedef struct
+{
+  BilateralRef b;
+  CfPlane guide;
+} GuidedRef;
+
+static CfStatus
+guided_reference (const CfPlane * src, const CfPlane * dst,
+    const CfRefPlane * plane, gconstpointer params)
+{
+  const GuidedRef *g = params;
+  CfBilateralParams p = { 0 };
+
+  cf_ref_axis (g->b.sigma_space, g->b.radius, plane->w_sub,
+      cf_bilateral_default_radius, &p.sigma_x, &p.radius_x);
+  cf_ref_axis (g->b.sigma_space, g->b.radius, plane->h_sub,
+      cf_bilateral_default_radius, &p.sigma_y, &p.radius_y);
+  p.sigma_range = g->b.sigma_range;
+  p.mode = g->b.mode;
+  p.distance = g->b.distance;
+  p.border = plane->border;
+  p.channel_mask = plane->channel_mask;
+  p.guide = g->guide;
+  p.guide_x_shift = plane->w_sub;
+  p.guide_y_shift = plane->h_sub;
+  return cf_bilateral_ref (src, dst, &p);
+}
+
 static const CfRefCase ref_cases[] = {
   {"sigma-space=0.8 sigma-range=0.05",
       &(BilateralRef) {0.8, 0.05, 0, CF_BILATERAL_EXACT, CF_BILATERAL_JOINT}},
@@ -55,6 +86,7 @@ static const CfPropertyCase properties[] = {
   {"mode", 0, 0, "separable"},
   {"color-distance", 0, 0, "per-channel"},
   {"border-mode", 0, 0, "mirror"},
+  {"guide-wait", 0, 0, "false", "true"},
   {NULL}
 };
 
@@ -211,11 +243,157 @@ GST_START_TEST (test_deep_full_scale)
 
 GST_END_TEST;
 
+/* The guide_sink pad: the shared two-input checks (element_side.h). */
+#define GUIDE_PROPS "sigma-space=1.5 sigma-range=0.1 backend=cpu"
+
+static GstBuffer *
+guided_expected (GstBuffer * in, GstBuffer * side, const gchar * format,
+    const gchar * side_format, gint w, gint h, CfBilateralDistance distance)
+{
+  GuidedRef ref = { {1.5, 0.1, 0, CF_BILATERAL_EXACT, distance} };
+  GstVideoFormat f = gst_video_format_from_string (format);
+  GstVideoInfo info;
+  GstVideoFrame guide;
+  GstBuffer *out;
+
+  if (!side)
+    return cf_reference_frame (in, f, w, h, CF_BORDER_CLAMP, reference,
+        &ref.b);
+  gst_video_info_set_format (&info, gst_video_format_from_string
+      (side_format), w, h);
+  fail_unless (gst_video_frame_map (&guide, &info, side, GST_MAP_READ));
+  ref.guide = cf_frame_plane (&guide, 0);
+  out = cf_reference_frame (in, f, w, h, CF_BORDER_CLAMP, guided_reference,
+      &ref);
+  gst_video_frame_unmap (&guide);
+  return out;
+}
+
+static GstBuffer *
+i420_expected (GstBuffer * in, GstBuffer * side)
+{
+  return guided_expected (in, side, "I420", "GRAY8", 37, 23,
+      CF_BILATERAL_JOINT);
+}
+
+static GstBuffer *
+rgba_expected (GstBuffer * in, GstBuffer * side)
+{
+  return guided_expected (in, side, "RGBA", "RGBA", 29, 16,
+      CF_BILATERAL_PER_CHANNEL);
+}
+
+static GstBuffer *
+gray16_expected (GstBuffer * in, GstBuffer * side)
+{
+  return guided_expected (in, side, "GRAY16_LE", "GRAY8", 33, 18,
+      CF_BILATERAL_JOINT);
+}
+
+static const CfSideTest side_i420 = {
+  ELEMENT " " GUIDE_PROPS, "guide-wait", "guide_sink", "I420", "GRAY8", 37,
+  23, i420_expected
+};
+
+GST_START_TEST (test_guide_pairing)
+{
+  static const CfSideTest rgba = {
+    ELEMENT " " GUIDE_PROPS " color-distance=per-channel", "guide-wait",
+    "guide_sink", "RGBA", "RGBA", 29, 16, rgba_expected
+  };
+  static const CfSideTest gray16 = {
+    ELEMENT " " GUIDE_PROPS, "guide-wait", "guide_sink", "GRAY16_LE",
+    "GRAY8", 33, 18, gray16_expected
+  };
+
+  cf_side_check_pairing (&side_i420);
+  cf_side_check_pairing (&rgba);
+  cf_side_check_pairing (&gray16);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_guide_wait_and_flush)
+{
+  cf_side_check_wait_and_flush (&side_i420);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_guide_eos)
+{
+  cf_side_check_eos (&side_i420);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_guide_caps_refused)
+{
+  cf_side_check_caps_refused (&side_i420);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_without_guide)
+{
+  cf_side_check_without_side (&side_i420);
+}
+
+GST_END_TEST;
+
+/* A guide equal to the frame gives the plain filter exactly, in both
+ * colour distances (single-plane formats). */
+GST_START_TEST (test_guide_equal_to_frame)
+{
+  static const gchar *const formats[] = { "GRAY8", "GRAY16_LE", "RGBA",
+    "AYUV"
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint d = 0; d < 2; d++) {
+      gchar *launch = g_strdup_printf (ELEMENT " sigma-space=2 "
+          "sigma-range=0.15 color-distance=%s backend=cpu",
+          d ? "per-channel" : "joint");
+      gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=31,"
+          "height=17,framerate=30/1", formats[f]);
+      GstVideoFormat format = gst_video_format_from_string (formats[f]);
+      GstBuffer *in = cf_random_frame (format, 31, 17, 0, 70 + f);
+      GstBuffer *plain = cf_run_one (launch, formats[f], 31, 17, in);
+      GstElement *e = gst_parse_launch (launch, NULL);
+      GstHarness *m = gst_harness_new_with_element (e, "sink", "src");
+      GstHarness *g = gst_harness_new_with_element (e, "guide_sink", NULL);
+      GstBuffer *out;
+
+      gst_harness_set_caps_str (m, caps, caps);
+      gst_harness_set_src_caps_str (g, caps);
+      GST_BUFFER_PTS (in) = 0;
+      GST_BUFFER_DURATION (in) = GST_SECOND;
+      fail_unless_equals_int (gst_harness_push (g, gst_buffer_ref (in)),
+          GST_FLOW_OK);
+      out = gst_harness_push_and_pull (m, gst_buffer_ref (in));
+      fail_unless_equals_int (cf_frames_max_diff (out, plain, format, 31, 17),
+          0);
+      gst_buffer_unref (out);
+      gst_harness_teardown (g);
+      gst_harness_teardown (m);
+      gst_object_unref (e);
+      gst_buffer_unref (plain);
+      gst_buffer_unref (in);
+      g_free (caps);
+      g_free (launch);
+    }
+}
+
+GST_END_TEST;
+
 static Suite *
 cudabilateral_suite (void)
 {
   return cf_element_suite (&entry, CF_OWN_TEST (test_color_distance),
       CF_OWN_TEST (test_chroma_scaling), CF_OWN_TEST (test_deep_full_scale),
+      CF_OWN_TEST (test_guide_pairing), CF_OWN_TEST (test_guide_wait_and_flush),
+      CF_OWN_TEST (test_guide_eos), CF_OWN_TEST (test_guide_caps_refused),
+      CF_OWN_TEST (test_without_guide), CF_OWN_TEST (test_guide_equal_to_frame),
       NULL);
 }
 

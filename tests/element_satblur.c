@@ -2,6 +2,7 @@
  * element_harness.h), and what is its own: constant frames, one radius at
  * 0, the sigma of stacked boxes. CUDA frames equal the CPU's bit for bit. */
 #include "element_harness.h"
+#include "element_side.h"
 #include "satblur.h"
 #include "satvar.h"
 
@@ -51,6 +52,8 @@ static const CfPropertyCase properties[] = {
   {"focus-angle", -360, 360, "45", "0"},
   {"focus-ramp", 0, 32767, "12.5", "100"},
   {"radius-map", 0, 0, "alpha", "none"},
+  {"radius-map", 0, 0, "stream"},
+  {"radius-wait", 0, 0, "false", "true"},
   {"border-mode", 0, 0, "mirror"},
   {NULL}
 };
@@ -339,6 +342,156 @@ GST_START_TEST (test_focus_in_a_region)
 
 GST_END_TEST;
 
+/* radius-map=stream: the map stream's reference, plane by plane (a
+ * subsampled plane reads the map at its co-sited luma pixel). */
+typedef struct
+{
+  gint radius_x, radius_y, passes;
+  CfPlane map;
+} SatMapRef;
+
+static CfStatus
+map_reference (const CfPlane * src, const CfPlane * dst,
+    const CfRefPlane * plane, gconstpointer params)
+{
+  const SatMapRef *r = params;
+  CfSatVarParams p = { cf_ref_radius (r->radius_x, plane->w_sub),
+    cf_ref_radius (r->radius_y, plane->h_sub), r->passes, plane->border,
+    plane->channel_mask, CF_SATVAR_MAP, plane->w_sub, plane->h_sub
+  };
+
+  p.map = r->map;
+  return cf_satvar_ref (src, dst, &p);
+}
+
+#define STREAM_PROPS "radius-x=4 radius-y=3 passes=2 radius-map=stream"
+
+static GstBuffer *
+stream_expected (GstBuffer * in, GstBuffer * side, const gchar * format,
+    const gchar * side_format, gint w, gint h)
+{
+  SatBlurRef fixed = { 4, 3, 2 };
+  SatMapRef ref = { 4, 3, 2 };
+  GstVideoFormat f = gst_video_format_from_string (format);
+  GstVideoInfo info;
+  GstVideoFrame map;
+  GstBuffer *out;
+
+  if (!side)
+    return cf_reference_frame (in, f, w, h, CF_BORDER_CLAMP, reference,
+        &fixed);
+  gst_video_info_set_format (&info, gst_video_format_from_string
+      (side_format), w, h);
+  fail_unless (gst_video_frame_map (&map, &info, side, GST_MAP_READ));
+  ref.map = cf_frame_plane (&map, 0);
+  out = cf_reference_frame (in, f, w, h, CF_BORDER_CLAMP, map_reference, &ref);
+  gst_video_frame_unmap (&map);
+  return out;
+}
+
+static GstBuffer *
+i420_expected (GstBuffer * in, GstBuffer * side)
+{
+  return stream_expected (in, side, "I420", "GRAY8", 37, 23);
+}
+
+static GstBuffer *
+rgba_expected (GstBuffer * in, GstBuffer * side)
+{
+  return stream_expected (in, side, "RGBA", "GRAY16_LE", 29, 16);
+}
+
+static const CfSideTest side_i420 = {
+  ELEMENT " " STREAM_PROPS " backend=cpu", "radius-wait", "radius_sink",
+  "I420", "GRAY8", 37, 23, i420_expected
+};
+
+static const CfSideTest side_rgba = {
+  ELEMENT " " STREAM_PROPS " backend=cpu", "radius-wait", "radius_sink",
+  "RGBA", "GRAY16_LE", 29, 16, rgba_expected
+};
+
+GST_START_TEST (test_radius_stream_pairing)
+{
+  cf_side_check_pairing (&side_i420);
+  cf_side_check_pairing (&side_rgba);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_radius_stream_wait_and_flush)
+{
+  cf_side_check_wait_and_flush (&side_i420);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_radius_stream_eos)
+{
+  cf_side_check_eos (&side_i420);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_radius_stream_caps_refused)
+{
+  cf_side_check_caps_refused (&side_i420);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_radius_stream_without_map)
+{
+  cf_side_check_without_side (&side_i420);
+}
+
+GST_END_TEST;
+
+/* A map stream of full scale is the fixed-radius blur exactly, one of 0
+ * the identity (the input, bit for bit). */
+GST_START_TEST (test_radius_stream_limits)
+{
+  static const CfSideTest t = {
+    ELEMENT " " STREAM_PROPS " backend=cpu", "radius-wait", "radius_sink",
+    "I420", "GRAY8", 37, 23, i420_expected
+  };
+  GstHarness *h = cf_harness_new (ELEMENT " radius-x=4 radius-y=3 passes=2 "
+      "backend=cpu", "I420", 37, 23);
+  GstBuffer *in = cf_random_frame (GST_VIDEO_FORMAT_I420, 37, 23, 0, 60);
+  GstBuffer *fixed = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+
+  for (guint v = 0; v < 2; v++) {
+    GstElement *e = gst_parse_launch (t.launch, NULL);
+    GstHarness *m = gst_harness_new_with_element (e, "sink", "src");
+    GstHarness *s = gst_harness_new_with_element (e, "radius_sink", NULL);
+    GstBuffer *map = gst_buffer_new_allocate (NULL, 40 * 23, NULL);
+    GstBuffer *out;
+
+    gst_harness_set_caps_str (m, "video/x-raw,format=I420,width=37,"
+        "height=23,framerate=30/1", "video/x-raw,format=I420,width=37,"
+        "height=23,framerate=30/1");
+    gst_harness_set_src_caps_str (s, "video/x-raw,format=GRAY8,width=37,"
+        "height=23,framerate=30/1");
+    gst_buffer_memset (map, 0, v ? 255 : 0, 40 * 23);
+    GST_BUFFER_PTS (map) = 0;
+    GST_BUFFER_DURATION (map) = GST_SECOND;
+    fail_unless_equals_int (gst_harness_push (s, map), GST_FLOW_OK);
+    GST_BUFFER_PTS (in) = 0;
+    out = gst_harness_push_and_pull (m, gst_buffer_ref (in));
+    fail_unless_equals_int (cf_frames_max_diff (out, v ? fixed : in,
+            GST_VIDEO_FORMAT_I420, 37, 23), 0);
+    gst_buffer_unref (out);
+    gst_harness_teardown (s);
+    gst_harness_teardown (m);
+    gst_object_unref (e);
+  }
+  gst_buffer_unref (fixed);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudasatblur_suite (void)
 {
@@ -349,7 +502,13 @@ cudasatblur_suite (void)
       CF_OWN_TEST (test_radius_per_pixel_reference),
       CF_OWN_TEST (test_alpha_map_limits),
       CF_OWN_TEST (test_band_is_sharp_inside),
-      CF_OWN_TEST (test_focus_in_a_region), NULL);
+      CF_OWN_TEST (test_focus_in_a_region),
+      CF_OWN_TEST (test_radius_stream_pairing),
+      CF_OWN_TEST (test_radius_stream_wait_and_flush),
+      CF_OWN_TEST (test_radius_stream_eos),
+      CF_OWN_TEST (test_radius_stream_caps_refused),
+      CF_OWN_TEST (test_radius_stream_without_map),
+      CF_OWN_TEST (test_radius_stream_limits), NULL);
 }
 
 GST_CHECK_MAIN (cudasatblur);

@@ -18,7 +18,8 @@ cf_template_formats (const gchar * element)
     GstCaps *caps;
     const GValue *list;
 
-    if (t->direction != GST_PAD_SINK)
+    /* the frames' formats, not a side pad's (radius_sink, guide_sink) */
+    if (t->direction != GST_PAD_SINK || t->presence != GST_PAD_ALWAYS)
       continue;
     caps = gst_static_caps_get (&t->static_caps);
     list = gst_structure_get_value (gst_caps_get_structure (caps, 0), "format");

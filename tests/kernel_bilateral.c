@@ -10,6 +10,12 @@
  * its gain, so nearly every sample is within 1 LSB and none is far off.
  * Then separable against exact, by PSNR, on a noisy test pattern.
  *
+ * Joint (cross) bilateral with a guide plane: the GPU against the
+ * reference as above (guides of one channel and of the plane's channels,
+ * 8 and 16 bits, a subsampled plane's geometry, both distances and modes);
+ * with the guide equal to the plane, the reference equals the plain
+ * reference exactly and the GPU the plain GPU within 1 LSB.
+ *
  * The variants that GPUs with less shared memory per block run (lower
  * tiles, the exact tap list in chunks, separable in two passes) are forced
  * here by capping the shared memory the kernels plan with.
@@ -44,11 +50,12 @@ describe (char *what, size_t n, const CfPlane * s, unsigned mask,
     const CfBilateralParams * p)
 {
   snprintf (what, n, "%dx%d c%d d%d mask %x r %d/%d sigma %.2f/%.2f "
-      "range %.2f %s %s %s", s->width, s->height, s->channels, s->depth, mask,
-      p->radius_x, p->radius_y, p->sigma_x, p->sigma_y, p->sigma_range,
+      "range %.2f %s %s %s%s", s->width, s->height, s->channels, s->depth,
+      mask, p->radius_x, p->radius_y, p->sigma_x, p->sigma_y, p->sigma_range,
       p->mode == CF_BILATERAL_SEPARABLE ? "separable" : "exact",
       p->distance == CF_BILATERAL_JOINT ? "joint" : "per-channel",
-      p->border == CF_BORDER_MIRROR ? "mirror" : "clamp");
+      p->border == CF_BORDER_MIRROR ? "mirror" : "clamp",
+      p->guide.data ? " guided" : "");
 }
 
 /* Runs the GPU filter on src, returns its output in a host plane. */
@@ -59,12 +66,18 @@ gpu_filter (const CfPlane * src, const CfBilateralParams * p, CfStatus * st)
   CfPlane dsrc = cf_test_device_upload (src);
   CfPlane ddst = cf_test_device_like (src);
   CfPlane out = cf_test_plane_like (src, 3);
+  CfBilateralParams q = *p;
 
-  *st = cf_bilateral (&exec, &dsrc, &ddst, p);
+  /* a guide on the host, for the reference: its copy on the device */
+  if (p->guide.data)
+    q.guide = cf_test_device_upload (&p->guide);
+  *st = cf_bilateral (&exec, &dsrc, &ddst, &q);
   if (*st == CF_OK) {
     CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
     cf_test_device_download (&ddst, &out);
   }
+  if (p->guide.data)
+    cf_test_device_free (&q.guide);
   cf_test_device_free (&dsrc);
   cf_test_device_free (&ddst);
   return out;
@@ -123,6 +136,54 @@ check (int w, int h, int channels, int depth, const CfBilateralParams * p)
 {
   CfPlane src = cf_test_plane_new (w, h, channels, depth, 5);
   check_plane (&src, p);
+  cf_test_plane_free (&src);
+}
+
+/* A plane of @channels guided by a random guide of @gch channels and
+ * @gdepth bits, read with @shift (a subsampled plane's geometry). */
+static void
+check_guided (int w, int h, int channels, int depth, int gch, int gdepth,
+    int shift, CfBilateralParams p)
+{
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 5);
+  CfPlane guide = cf_test_plane_new (((w - 1) << shift) + 1,
+      ((h - 1) << shift) + 1, gch, gdepth, 3);
+
+  p.guide = guide;
+  p.guide_x_shift = p.guide_y_shift = shift;
+  check_plane (&src, &p);
+  cf_test_plane_free (&guide);
+  cf_test_plane_free (&src);
+}
+
+/* A guide equal to the plane: the reference is the plain one exactly, the
+ * GPU the plain GPU within 1 LSB (a different kernel). */
+static void
+check_guide_is_src (int w, int h, int channels, int depth, CfBilateralParams p)
+{
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 5);
+  CfPlane plain = cf_test_plane_like (&src, 0), guided = cf_test_plane_like
+      (&src, 0);
+  CfBilateralParams g = p;
+  char what[240], gpu[260];
+  int diff = 0;
+  CfStatus st;
+
+  g.guide = src;
+  describe (what, sizeof what, &src, p.channel_mask, &g);
+  CF_CHECK (cf_bilateral_ref (&src, &plain, &p) == CF_OK);
+  CF_CHECK (cf_bilateral_ref (&src, &guided, &g) == CF_OK);
+  verdict (!cf_test_compare (&plain, &guided, 0, &diff, what));
+  CfPlane a = gpu_filter (&src, &p, &st);
+  CF_CHECK (st == CF_OK);
+  CfPlane b = gpu_filter (&src, &g, &st);
+  CF_CHECK (st == CF_OK);
+  snprintf (gpu, sizeof gpu, "GPU guide = src: %s", what);
+  verdict (!cf_test_compare (&a, &b, 1, &diff, gpu));
+  cf_test_plane_free (&a);
+  cf_test_plane_free (&b);
+  cf_test_plane_free (&plain);
+  cf_test_plane_free (&guided);
   cf_test_plane_free (&src);
 }
 
@@ -450,6 +511,23 @@ main (int argc, char **argv)
     check_plane (&src, &deep);
     cf_test_plane_free (&src);
   }
+
+  /* joint (cross) bilateral with a guide */
+  for (int l = 0; l < nl; l += quick ? 3 : 1)
+    for (int k = 0; k < 4; k++) {
+      CfBilateralParams p = params (1 + (l + 2 * k) % 6, 1 + (l + k) % 4,
+          ranges[(l + k) % 4], k == 3 ? CF_BILATERAL_SEPARABLE :
+          CF_BILATERAL_EXACT, (l + k) & 1, k & 1, layouts[l].mask);
+      int s = 1 + (l + k) % (ns - 1);
+      /* a guide of one channel (k even) or of the plane's; 8 or 16 bits;
+       * k = 2 with a subsampled plane's geometry */
+      check_guided (sizes[s][0], sizes[s][1], layouts[l].channels,
+          layouts[l].depth, k % 2 ? layouts[l].channels : 1,
+          (l + k) % 2 ? 16 : 8, k == 2, p);
+      if (k < 2)
+        check_guide_is_src (sizes[s][0], sizes[s][1], layouts[l].channels,
+            layouts[l].depth, p);
+    }
 
   check_pairs ();
   check_edges ();

@@ -2,7 +2,9 @@
  * bit (both blend in the same double operations), and the reference
  * against what it must be: with s = 1 and integer radii, cf_satblur's
  * fixed box exactly; with s = 0 (inside a band or an ellipse, alpha 0),
- * the input. Focus bands and ellipses at angles, ramps, an alpha map,
+ * the input; so with a radius map of full scale and of 0. Focus bands and
+ * ellipses at angles, ramps, an alpha map, radius maps of 8 and 16 bits
+ * (random, and a smooth ramp),
  * fractional radii, 1 to 3 passes, both borders, 8 and 16 bits, 1 to 4
  * channels, subsampled planes, odd sizes, 32- and 64-bit tables. One line per failing case, then
  * the verdict. */
@@ -30,6 +32,41 @@ verdict (long bad, const char *what)
   }
 }
 
+/* A radius map of @w x @h: random samples (max 0), or a smooth ramp from 0
+ * at the left to @max at the right (fractional radii everywhere). */
+static CfPlane
+radius_map (int w, int h, int depth, unsigned max)
+{
+  CfPlane m = cf_test_plane_new (w, h, 1, depth, 5);
+
+  m.max = max;
+  for (int y = 0; y < h && max; y++)
+    for (int x = 0; x < w; x++) {
+      unsigned v = (unsigned) ((double) max * x / (w > 1 ? w - 1 : 1) + 0.5);
+      if (depth > 8)
+        ((unsigned short *) ((unsigned char *) m.data + y * m.stride))[x] = v;
+      else
+        ((unsigned char *) m.data + y * m.stride)[x] = v;
+    }
+  return m;
+}
+
+/* A map of @w x @h whose every sample is @v. */
+static CfPlane
+constant_map (int w, int h, int depth, unsigned v)
+{
+  CfPlane m = cf_test_plane_new (w, h, 1, depth, 0);
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      if (depth > 8)
+        ((unsigned short *) ((unsigned char *) m.data + y * m.stride))[x] = v;
+      else
+        ((unsigned char *) m.data + y * m.stride)[x] = v;
+    }
+  return m;
+}
+
 /* GPU against the reference. */
 static void
 check (int w, int h, int channels, int depth, unsigned mask,
@@ -42,22 +79,61 @@ check (int w, int h, int channels, int depth, unsigned mask,
   CfPlane dsrc = cf_test_device_upload (&src);
   CfPlane ddst = cf_test_device_like (&src);
   CfSatVarParams q = *p;
+  CfPlane map = { 0 }, dmap = { 0 };
   char what[200];
   int diff = 0;
 
   q.channel_mask = mask;
+  if (p->source == CF_SATVAR_MAP) {
+    map = radius_map (((w - 1) << p->x_shift) + 1, ((h - 1) << p->y_shift) +
+        1, p->map.depth, p->map.max);
+    dmap = cf_test_device_upload (&map);
+    q.map = map;
+  }
   snprintf (what, sizeof what, "%s %dx%d c%d d%d mask %x r %.2f/%.2f "
       "passes %d %s", name, w, h, channels, depth, mask, p->radius_x,
       p->radius_y, p->passes, p->border ? "mirror" : "clamp");
   CF_CHECK (cf_satvar_ref (&src, &ref, &q) == CF_OK);
+  q.map = dmap;
   CF_CHECK (cf_satvar (&exec, &dsrc, &ddst, &q) == CF_OK);
   CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
   cf_test_device_download (&ddst, &out);
   verdict (cf_test_compare (&ref, &out, 0, &diff, what), what);
+  if (map.data) {
+    cf_test_device_free (&dmap);
+    cf_test_plane_free (&map);
+  }
   cf_test_device_free (&dsrc);
   cf_test_device_free (&ddst);
   cf_test_plane_free (&src);
   cf_test_plane_free (&ref);
+  cf_test_plane_free (&out);
+}
+
+/* cf_satvar on the GPU of @src with @p (its map on the host, uploaded
+ * here) equals @want. */
+static void
+check_gpu_equals (const CfPlane * src, const CfPlane * want,
+    const CfSatVarParams * p, const char *what)
+{
+  CfExec exec = { 1, stream, &scratch };
+  CfPlane dsrc = cf_test_device_upload (src);
+  CfPlane ddst = cf_test_device_like (src);
+  CfPlane dmap = cf_test_device_upload (&p->map);
+  CfPlane out = cf_test_plane_like (src, 0);
+  CfSatVarParams q = *p;
+  char gpu[200];
+  int diff = 0;
+
+  q.map = dmap;
+  snprintf (gpu, sizeof gpu, "GPU: %s", what);
+  CF_CHECK (cf_satvar (&exec, &dsrc, &ddst, &q) == CF_OK);
+  CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
+  cf_test_device_download (&ddst, &out);
+  verdict (cf_test_compare (want, &out, 0, &diff, gpu), gpu);
+  cf_test_device_free (&dsrc);
+  cf_test_device_free (&ddst);
+  cf_test_device_free (&dmap);
   cf_test_plane_free (&out);
 }
 
@@ -90,6 +166,27 @@ check_rule (int w, int h, int channels, int depth, int rx, int ry,
   snprintf (what, sizeof what, "s = 0 is the input %dx%d", w, h);
   CF_CHECK (cf_satvar_ref (&src, &a, &v) == CF_OK);
   verdict (cf_test_compare (&a, &src, 0, &diff, what), what);
+  /* radius maps of full scale and of 0, 8 and 16 bits */
+  for (int d = 8; d <= 16; d += 8) {
+    CfPlane full = constant_map (w, h, d, d > 8 ? 65535 : 255);
+    CfPlane zero = constant_map (w, h, d, 0);
+
+    v.source = CF_SATVAR_MAP;
+    v.map = full;
+    snprintf (what, sizeof what, "full map = satblur %dx%d c%d d%d map %d",
+        w, h, channels, depth, d);
+    CF_CHECK (cf_satvar_ref (&src, &a, &v) == CF_OK);
+    verdict (cf_test_compare (&a, &b, 0, &diff, what), what);
+    check_gpu_equals (&src, &b, &v, what);
+    v.map = zero;
+    snprintf (what, sizeof what, "map of 0 is the input %dx%d map %d", w, h,
+        d);
+    CF_CHECK (cf_satvar_ref (&src, &a, &v) == CF_OK);
+    verdict (cf_test_compare (&a, &src, 0, &diff, what), what);
+    check_gpu_equals (&src, &src, &v, what);
+    cf_test_plane_free (&full);
+    cf_test_plane_free (&zero);
+  }
   cf_test_plane_free (&src);
   cf_test_plane_free (&a);
   cf_test_plane_free (&b);
@@ -112,13 +209,13 @@ main (void)
   cf_test_seed (2028);
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
     for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
-      for (int k = 0; k < 6; k++) {
+      for (int k = 0; k < 8; k++) {
         int w = sizes[s][0], h = sizes[s][1];
         double angle = 0.3 * k;
         CfSatVarParams p = { 2.5 + k, 1.0 + 0.75 * k, 1 + (int) (s + k) % 3,
           (s + l + k) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, 0,
-          (CfSatVarSource) (k % 4), 0, 0, w * 0.4, h * 0.6, w * 0.25,
-          h * 0.2, cos (angle), sin (angle), 0.2 * w, 0
+          (CfSatVarSource) (k < 6 ? k % 4 : CF_SATVAR_MAP), 0, 0, w * 0.4,
+          h * 0.6, w * 0.25, h * 0.2, cos (angle), sin (angle), 0.2 * w, 0
         };
         if (quick && n++ % 3)
           continue;
@@ -129,6 +226,14 @@ main (void)
           else
             p.alpha_channel = layouts[l].mask & 1 ? 3 : 0;
         }
+        if (k >= 6) {
+          /* a random map of 8 bits (k = 6), a ramp of 16 bits below full
+           * scale (k = 7) */
+          p.map.channels = 1;
+          p.map.depth = k == 6 ? 8 : 16;
+          p.map.max = k == 6 ? 0 : 1023;
+          p.x_shift = p.y_shift = (int) s % 2;
+        }
         if (k == 5) {
           /* a subsampled plane's geometry, a hard edge */
           p.x_shift = p.y_shift = 1;
@@ -137,7 +242,7 @@ main (void)
         check (w, h, layouts[l].channels, layouts[l].depth, layouts[l].mask,
             &p, p.source == CF_SATVAR_BAND ? "band" : p.source ==
             CF_SATVAR_ELLIPSE ? "ellipse" : p.source == CF_SATVAR_ALPHA ?
-            "alpha" : "constant");
+            "alpha" : p.source == CF_SATVAR_MAP ? "map" : "constant");
       }
   /* radii larger than the frame, the largest radius */
   {
