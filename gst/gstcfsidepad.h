@@ -33,8 +33,7 @@ void gst_cf_side_pad_main_event (GstCfSidePad * side, GstEvent * event);
 
 /* Every main buffer, passthrough included: side frames older than the
  * newest one at or before @running_time go. */
-void gst_cf_side_pad_main_time (GstCfSidePad * side,
-    GstClockTime running_time);
+void gst_cf_side_pad_main_time (GstCfSidePad * side, GstClockTime running_time);
 
 /* FALSE before the element's pads deactivate (PAUSED to READY): every
  * wait returns, the queue goes; TRUE again at READY to PAUSED. */

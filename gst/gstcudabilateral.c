@@ -250,8 +250,7 @@ gst_cuda_bilateral_class_init (GstCudaBilateralClass * klass)
       g_param_spec_boolean ("guide-wait", "Guide wait",
           "With a guide on guide_sink: wait for the guide frame whose time "
           "covers each frame (TRUE), or take the latest that has arrived and "
-          "never wait (FALSE; before the first, no guide)", TRUE,
-          LIVE_PARAM));
+          "never wait (FALSE; before the first, no guide)", TRUE, LIVE_PARAM));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA bilateral filter", "Filter/Effect/Video",

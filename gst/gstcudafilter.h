@@ -143,7 +143,7 @@ struct _GstCudaFilterClass
   /* Elements with a side pad: whether and how the frame of @params uses
    * the side stream (gstcfsidepad.h: pairing by running time, EOS,
    * flushes). NULL: never. */
-    GstCudaFilterSideUse (*side_use) (GstCudaFilter * self,
+  GstCudaFilterSideUse (*side_use) (GstCudaFilter * self,
       gconstpointer params);
 };
 

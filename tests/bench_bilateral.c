@@ -128,6 +128,7 @@ typedef struct
   int two_pass;                 /* separable as two exact 1-D launches */
   int general;                  /* separable without the pairs kernel */
   int depth;                    /* 0: 8 bits */
+  int guided;                   /* joint bilateral, a GRAY8 frame as guide */
 } Case;
 
 static void
@@ -151,6 +152,9 @@ profile_one (const Case * c, int radius)
     blacken_outside_sector (&frames);
   run.ours.frames = &frames;
   set_radius (&run, radius, c->mode, c->distance, c->mask);
+  /* guided alone: another frame of the same layout as guide */
+  if (c->guided)
+    run.p.guide = frames.src[frames.count - 1];
   set_tuning (c);
   printf ("%s r=%d: %.3f ms\n", c->name, radius,
       cf_bench_median_ms (cf_bench_filter, &run.ours, REPS));
@@ -186,6 +190,12 @@ main (int argc, char **argv)
         CF_BILATERAL_JOINT, 0, 0, 1},
     {"separable GRAY16, general kernel", 1, 1, CF_BILATERAL_SEPARABLE,
         CF_BILATERAL_JOINT, 0, 0, 1, 16},
+    {"exact GRAY8, GRAY8 guide", 1, 1, CF_BILATERAL_EXACT,
+        CF_BILATERAL_JOINT, 0, 0, 0, 0, 1},
+    {"exact RGBA joint, GRAY8 guide", 4, 7, CF_BILATERAL_EXACT,
+        CF_BILATERAL_JOINT, 0, 0, 0, 0, 1},
+    {"exact GRAY16, GRAY8 guide", 1, 1, CF_BILATERAL_EXACT,
+        CF_BILATERAL_JOINT, 0, 0, 0, 16, 1},
   };
   enum
   { N_CASES = sizeof cases / sizeof cases[0] };
@@ -221,6 +231,10 @@ main (int argc, char **argv)
           &gray16 : cases[c].channels == 1 ? &gray : &rgba;
       set_radius (&run, radii[k], cases[c].mode, cases[c].distance,
           cases[c].mask);
+      /* another frame of the gray set: the guide's reads are not the
+       * frame's */
+      if (cases[c].guided)
+        run.p.guide = gray.src[gray.count - 1];
       set_tuning (&cases[c]);
       ms[c][k] = cf_bench_median_ms (cf_bench_filter, &run.ours, REPS);
     }

@@ -257,8 +257,7 @@ guided_expected (GstBuffer * in, GstBuffer * side, const gchar * format,
   GstBuffer *out;
 
   if (!side)
-    return cf_reference_frame (in, f, w, h, CF_BORDER_CLAMP, reference,
-        &ref.b);
+    return cf_reference_frame (in, f, w, h, CF_BORDER_CLAMP, reference, &ref.b);
   gst_video_info_set_format (&info, gst_video_format_from_string
       (side_format), w, h);
   fail_unless (gst_video_frame_map (&guide, &info, side, GST_MAP_READ));

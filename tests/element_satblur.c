@@ -378,8 +378,7 @@ stream_expected (GstBuffer * in, GstBuffer * side, const gchar * format,
   GstBuffer *out;
 
   if (!side)
-    return cf_reference_frame (in, f, w, h, CF_BORDER_CLAMP, reference,
-        &fixed);
+    return cf_reference_frame (in, f, w, h, CF_BORDER_CLAMP, reference, &fixed);
   gst_video_info_set_format (&info, gst_video_format_from_string
       (side_format), w, h);
   fail_unless (gst_video_frame_map (&map, &info, side, GST_MAP_READ));

@@ -280,8 +280,7 @@ check_size_error (GstBus * bus)
   gst_message_parse_error (msg, &err, NULL);
   fail_unless (err->domain == GST_CORE_ERROR
       && err->code == GST_CORE_ERROR_NEGOTIATION, "%s", err->message);
-  fail_unless (strstr (err->message, "same size") != NULL, "%s",
-      err->message);
+  fail_unless (strstr (err->message, "same size") != NULL, "%s", err->message);
   g_error_free (err);
   gst_message_unref (msg);
 }

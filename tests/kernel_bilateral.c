@@ -300,7 +300,11 @@ check_separable_psnr (int channels, unsigned mask, int radius,
 static void
 check_pairs (void)
 {
-  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
     {1, 8, 0x1}, {1, 16, 0x1}, {2, 8, 0x1}, {4, 16, 0x4}
   };
   static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {97, 45},
@@ -345,7 +349,11 @@ static void
 check_limited (const int *layout_list, int n, int w, int h, int radius,
     size_t limit, int two_pass)
 {
-  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
     {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {2, 8, 0x3}, {4, 16, 0xF},
     {3, 16, 0x7}, {2, 16, 0x3}
   };
@@ -441,7 +449,11 @@ check_edges (void)
 int
 main (int argc, char **argv)
 {
-  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
     {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {4, 8, 0xE}, {4, 8, 0xF},
     {3, 8, 0x7}, {2, 8, 0x3}, {2, 8, 0x1}, {4, 16, 0x7}, {3, 16, 0x7},
     {2, 16, 0x3}

@@ -179,8 +179,7 @@ check_rule (int w, int h, int channels, int depth, int rx, int ry,
     verdict (cf_test_compare (&a, &b, 0, &diff, what), what);
     check_gpu_equals (&src, &b, &v, what);
     v.map = zero;
-    snprintf (what, sizeof what, "map of 0 is the input %dx%d map %d", w, h,
-        d);
+    snprintf (what, sizeof what, "map of 0 is the input %dx%d map %d", w, h, d);
     CF_CHECK (cf_satvar_ref (&src, &a, &v) == CF_OK);
     verdict (cf_test_compare (&a, &src, 0, &diff, what), what);
     check_gpu_equals (&src, &src, &v, what);
@@ -198,7 +197,11 @@ main (void)
   static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {130, 131},
   {641, 67}
   };
-  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
     {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {2, 8, 0x3}, {4, 16, 0xE},
     {3, 8, 0x7}
   };
