@@ -7,6 +7,7 @@
  * agrees with the reference within the exact kernels' 1 LSB. */
 #include "bilateral_guided.h"
 #include "cf_kernel.cuh"
+#include "cf_runtime.h"
 
 #include <math.h>
 

@@ -352,6 +352,8 @@ take_side (GstCudaFilter * self, Slot * slot, GstBuffer * inbuf)
   if (ret != GST_FLOW_OK || !slot->sidebuf)
     return ret;
   slot->side_path = gst_cf_mem_path_for (self, slot->sidebuf);
+  GST_LOG_OBJECT (self, "side frame: %s memory (%s)", slot->side_path->name,
+      slot->side_path->on_device ? "read in place" : "uploaded");
   if (!slot->side_path->map (self, &slot->side, &info, slot->sidebuf,
           GST_MAP_READ)) {
     gst_clear_buffer (&slot->sidebuf);
