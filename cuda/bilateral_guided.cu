@@ -1,6 +1,8 @@
 /* The joint (cross) bilateral on the GPU (bilateral_guided.h): a thread
  * per output pixel walks its window straight from global memory (through
- * the caches), reading the range weights' samples from the guide. It is
+ * the L1 cache), reading the range weights' samples from the guide; the
+ * window's rows from a table of half widths, borders mapped only near
+ * them, channel counts as template parameters (sums in registers). It is
  * the plain form of the tiled kernels of bilateral.cu, which read the
  * range from the frame's own tile and would need a second tile for the
  * guide; the same float weights and the same centre-relative sums, so it
@@ -16,26 +18,22 @@ namespace {
 struct GuidedArgs {
   float lx[CF_BILATERAL_MAX_RADIUS + 1];
   float ly[CF_BILATERAL_MAX_RADIUS + 1];
+  int half_w[2 * CF_BILATERAL_MAX_RADIUS + 1];  /* the window's rows */
   float nk;
   int rx, ry;
-  int channels;
   unsigned mask;
-  unsigned max;                 /* src's full scale */
+  float max;                    /* src's full scale */
   CfBorder border;
-  bool gray;                    /* one guide channel weighs them all */
-  bool joint;
-  int gch, xs, ys;              /* the guide's channels and shifts */
+  int xs, ys;                   /* the guide's shifts */
+  int gstep;                    /* the guide's channels: its pixel stride */
 };
 
-template < typename G > __device__ __forceinline__ float
-guide_at (const void *guide, size_t stride, int x, int y, int c,
-    const GuidedArgs & a)
-{
-  return cf_sample_float (cf_row < G > (guide, stride, y << a.ys)[(size_t)
-          (x << a.xs) * a.gch + c]);
-}
-
-template < typename T, typename G > __global__ void
+/* C channels of src (T), GC of the guide (G): GC == C guides channel by
+ * channel (JOINT: one Euclidean distance), GC == 1 < C weighs all channels
+ * with the one guide channel. Channel counts are template parameters so
+ * that the sums stay in registers. */
+template < typename T, typename G, int C, int GC, bool JOINT > __global__ void
+__launch_bounds__ (256)
 guided (const void *src, size_t ss, void *dst, size_t ds, int w, int h,
     const void *guide, size_t gs, GuidedArgs a)
 {
@@ -43,70 +41,102 @@ guided (const void *src, size_t ss, void *dst, size_t ds, int w, int h,
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h)
     return;
-  const T *centre = cf_row < T > (src, ss, y) + (size_t) x * a.channels;
-  float c0[4], g0[4], num[4] = { 0, 0, 0, 0 }, den[4] = { 0, 0, 0, 0 };
-
-  for (int c = 0; c < a.channels; c++) {
+  const T *centre = cf_row < T > (src, ss, y) + (size_t) x * C;
+  const G *gcentre = cf_row < G > (guide, gs, y << a.ys) + (size_t)
+      (x << a.xs) * a.gstep;
+  float c0[C], g0[GC], num[C], den[C];
+#pragma unroll
+  for (int c = 0; c < C; c++) {
     c0[c] = cf_sample_float (centre[c]);
-    g0[c] = guide_at < G > (guide, gs, x, y, a.gray ? 0 : c, a);
+    num[c] = den[c] = 0.0f;
   }
-  const long long rx2 = (long long) a.rx * a.rx, ry2 = (long long) a.ry * a.ry;
+#pragma unroll
+  for (int c = 0; c < GC; c++)
+    g0[c] = cf_sample_float (gcentre[c]);
+  /* away from the borders no index is mapped */
+  const bool inside = x >= a.rx && x + a.rx < w && y >= a.ry && y + a.ry < h;
   for (int dy = -a.ry; dy <= a.ry; dy++) {
-    const int qy = cf_border_index (y + dy, h, a.border);
+    const int qy = inside ? y + dy : cf_border_index (y + dy, h, a.border);
     const T *row = cf_row < T > (src, ss, qy);
-    for (int dx = -a.rx; dx <= a.rx; dx++) {
-      /* the ellipse of cf_bilateral_in_window */
-      if (dx * dx * ry2 + dy * dy * rx2 > rx2 * ry2)
-        continue;
-      const int qx = cf_border_index (x + dx, w, a.border);
-      const T *q = row + (size_t) qx * a.channels;
-      const float lws = a.lx[abs (dx)] + a.ly[abs (dy)];
-      if (a.joint) {
+    const G *grow = cf_row < G > (guide, gs, qy << a.ys);
+    const int hw = a.half_w[dy + a.ry];
+    const float ly = a.ly[abs (dy)];
+    for (int dx = -hw; dx <= hw; dx++) {
+      const int qx = inside ? x + dx : cf_border_index (x + dx, w, a.border);
+      const T *q = row + (size_t) qx * C;
+      const G *g = grow + (size_t) (qx << a.xs) * a.gstep;
+      const float lws = a.lx[abs (dx)] + ly;
+      if (GC == 1 || JOINT) {
         float dd = 0.0f;
-        for (int c = 0; c < a.channels; c++)
-          if ((a.mask >> c) & 1u) {
-            float d = guide_at < G > (guide, gs, qx, qy, a.gray ? 0 : c, a) -
-                g0[c];
-            dd = a.gray ? d * d : dd + d * d;
+#pragma unroll
+        for (int c = 0; c < GC; c++)
+          if (GC == 1 || ((a.mask >> c) & 1u)) {
+            const float d = cf_sample_float (g[c]) - g0[c];
+            dd += d * d;
           }
         const float wt = exp2f (lws + a.nk * dd);
-        for (int c = 0; c < a.channels; c++)
-          if ((a.mask >> c) & 1u) {
-            num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
-            den[c] += wt;
-          }
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+          num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
+          den[c] += wt;
+        }
       } else {
-        for (int c = 0; c < a.channels; c++)
-          if ((a.mask >> c) & 1u) {
-            float d = guide_at < G > (guide, gs, qx, qy, c, a) - g0[c];
-            float wt = exp2f (lws + a.nk * d * d);
-            num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
-            den[c] += wt;
-          }
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+          const float d = cf_sample_float (g[c]) - g0[c];
+          const float wt = exp2f (lws + a.nk * d * d);
+          num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
+          den[c] += wt;
+        }
       }
     }
   }
-  T *out = cf_row < T > (dst, ds, y) + (size_t) x * a.channels;
-  for (int c = 0; c < a.channels; c++)
+  T *out = cf_row < T > (dst, ds, y) + (size_t) x * C;
+#pragma unroll
+  for (int c = 0; c < C; c++)
     out[c] = (a.mask >> c) & 1u ? (T) fminf (fmaxf (c0[c] + num[c] / den[c] +
-            0.5f, 0.0f), (float) a.max) : centre[c];
+            0.5f, 0.0f), a.max) : centre[c];
 }
 
-template < typename T > CfStatus
+template < typename T, typename G, int C, int GC, bool JOINT > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, const CfPlane * guide,
     const GuidedArgs & a, cudaStream_t stream)
 {
   const dim3 block (32, 8), grid ((src->width + 31) / 32,
       (src->height + 7) / 8);
-  if (guide->depth > 8)
-    guided < T, unsigned short > <<<grid, block, 0, stream>>> (src->data,
-        src->stride, dst->data, dst->stride, src->width, src->height,
-        guide->data, guide->stride, a);
-  else
-    guided < T, unsigned char > <<<grid, block, 0, stream>>> (src->data,
-        src->stride, dst->data, dst->stride, src->width, src->height,
-        guide->data, guide->stride, a);
+  guided < T, G, C, GC, JOINT > <<<grid, block, 0, stream>>> (src->data,
+      src->stride, dst->data, dst->stride, src->width, src->height,
+      guide->data, guide->stride, a);
   return cf_launch_status ();
+}
+
+/* The instance for src's and the guide's channels. */
+template < typename T, typename G, int C > CfStatus
+launch_channels (const CfPlane * src, const CfPlane * dst,
+    const CfPlane * guide, const GuidedArgs & a, bool joint,
+    cudaStream_t stream)
+{
+  if (C == 1 || guide->channels != C)
+    return launch < T, G, C, 1, false > (src, dst, guide, a, stream);
+  return joint ? launch < T, G, C, C, true > (src, dst, guide, a, stream) :
+      launch < T, G, C, C, false > (src, dst, guide, a, stream);
+}
+
+template < typename T, typename G > CfStatus
+launch_types (const CfPlane * src, const CfPlane * dst,
+    const CfPlane * guide, const GuidedArgs & a, bool joint,
+    cudaStream_t stream)
+{
+  switch (src->channels) {
+    case 1:
+      return launch_channels < T, G, 1 > (src, dst, guide, a, joint, stream);
+    case 2:
+      return launch_channels < T, G, 2 > (src, dst, guide, a, joint, stream);
+    case 3:
+      return launch_channels < T, G, 3 > (src, dst, guide, a, joint, stream);
+    default:
+      return launch_channels < T, G, 4 > (src, dst, guide, a, joint, stream);
+  }
 }
 
 CfStatus
@@ -118,21 +148,32 @@ pass (const CfPlane * src, const CfPlane * dst, const CfBilateralParams * p,
     a.lx[k] = w->lx[k];
     a.ly[k] = w->ly[k];
   }
+  for (int dy = -ry; dy <= ry; dy++) {
+    int hw = 0;
+    while (hw < rx && cf_bilateral_in_window (hw + 1, dy, rx, ry))
+      hw++;
+    a.half_w[dy + ry] = hw;
+  }
   a.nk = w->nk;
   a.rx = rx;
   a.ry = ry;
-  a.channels = src->channels;
   a.mask = p->channel_mask & CF_ALL_CHANNELS (src->channels);
-  a.max = cf_plane_max (dst);
+  a.max = (float) cf_plane_max (dst);
   a.border = p->border;
-  a.gray = p->guide.channels != src->channels;
-  a.joint = p->distance == CF_BILATERAL_JOINT || a.gray;
-  a.gch = p->guide.channels;
   a.xs = p->guide_x_shift;
   a.ys = p->guide_y_shift;
-  return src->depth > 8 ?
-      launch < unsigned short > (src, dst, &p->guide, a, stream) :
-      launch < unsigned char > (src, dst, &p->guide, a, stream);
+  a.gstep = p->guide.channels;
+  const bool joint = p->distance == CF_BILATERAL_JOINT;
+  const bool deep = src->depth > 8, gdeep = p->guide.depth > 8;
+  return deep ? (gdeep ?
+      launch_types < unsigned short, unsigned short > (src, dst, &p->guide, a,
+          joint, stream) :
+      launch_types < unsigned short, unsigned char > (src, dst, &p->guide, a,
+          joint, stream)) : (gdeep ?
+      launch_types < unsigned char, unsigned short > (src, dst, &p->guide, a,
+          joint, stream) :
+      launch_types < unsigned char, unsigned char > (src, dst, &p->guide, a,
+          joint, stream));
 }
 
 }                               /* namespace */
