@@ -1,12 +1,13 @@
-/* The joint (cross) bilateral on the GPU (bilateral_guided.h): a thread
- * per output pixel walks its window straight from global memory (through
- * the L1 cache), reading the range weights' samples from the guide; the
- * window's rows from a table of half widths, borders mapped only near
- * them, channel counts as template parameters (sums in registers). It is
- * the plain form of the tiled kernels of bilateral.cu, which read the
- * range from the frame's own tile and would need a second tile for the
- * guide; the same float weights and the same centre-relative sums, so it
- * agrees with the reference within the exact kernels' 1 LSB. */
+/* The joint (cross) bilateral on the GPU (bilateral_guided.h): a block
+ * loads a tile of the frame and one of the guide (borders mapped) into
+ * shared memory, and each thread walks the window of 4 outputs down its
+ * column, the range weights from the guide's tile; the window's rows come
+ * from a table of half widths, channel counts are template parameters
+ * (sums in registers). Where the two tiles pass 48 KB (large radii, many
+ * 16-bit channels) a thread per pixel reads its window from global
+ * memory instead. Simpler than bilateral.cu's kernels (no tap list, no
+ * packed words); the same float weights and the same centre-relative
+ * sums, so it agrees with the reference within the exact kernels' 1 LSB. */
 #include "bilateral_guided.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
@@ -98,15 +99,122 @@ guided (const void *src, size_t ss, void *dst, size_t ds, int w, int h,
             0.5f, 0.0f), a.max) : centre[c];
 }
 
+/* The same filter from a tile in shared memory: a block of 32 x 8
+ * threads, PIX outputs each down its column, loads the frame's and the
+ * guide's samples of its outputs and their window (borders mapped) once. */
+constexpr int TILE_PIX = 4;
+
+template < typename T, typename G, int C, int GC, bool JOINT > __global__ void
+__launch_bounds__ (256)
+guided_tile (const void *src, size_t ss, void *dst, size_t ds, int w, int h,
+    const void *guide, size_t gs, GuidedArgs a)
+{
+  extern __shared__ unsigned char smem[];
+  const int tw = 32 + 2 * a.rx, th = 8 * TILE_PIX + 2 * a.ry;
+  T *st = (T *) smem;
+  G *gt = (G *) (smem + (((size_t) tw * th * C * sizeof (T) + 15) & ~15));
+  const int x0 = blockIdx.x * 32, y0 = blockIdx.y * 8 * TILE_PIX;
+
+  for (int i = threadIdx.y * 32 + threadIdx.x; i < tw * th; i += 256) {
+    const int tx = i % tw, ty = i / tw;
+    const int sx = cf_border_index (x0 - a.rx + tx, w, a.border);
+    const int sy = cf_border_index (y0 - a.ry + ty, h, a.border);
+    const T *p = cf_row < T > (src, ss, sy) + (size_t) sx * C;
+    const G *g = cf_row < G > (guide, gs, sy << a.ys) + (size_t) (sx << a.xs)
+        * a.gstep;
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      st[(size_t) i * C + c] = p[c];
+#pragma unroll
+    for (int c = 0; c < GC; c++)
+      gt[(size_t) i * GC + c] = g[c];
+  }
+  __syncthreads ();
+
+  const int x = x0 + threadIdx.x;
+  for (int k = 0; k < TILE_PIX; k++) {
+    const int y = y0 + threadIdx.y + 8 * k;
+    if (x >= w || y >= h)
+      continue;
+    const int ci = (threadIdx.y + 8 * k + a.ry) * tw + threadIdx.x + a.rx;
+    float c0[C], g0[GC], num[C], den[C];
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      c0[c] = cf_sample_float (st[(size_t) ci * C + c]);
+      num[c] = den[c] = 0.0f;
+    }
+#pragma unroll
+    for (int c = 0; c < GC; c++)
+      g0[c] = cf_sample_float (gt[(size_t) ci * GC + c]);
+    for (int dy = -a.ry; dy <= a.ry; dy++) {
+      const int hw = a.half_w[dy + a.ry];
+      const float ly = a.ly[abs (dy)];
+      const int ri = ci + dy * tw;
+      for (int dx = -hw; dx <= hw; dx++) {
+        const T *q = st + (size_t) (ri + dx) * C;
+        const G *g = gt + (size_t) (ri + dx) * GC;
+        const float lws = a.lx[abs (dx)] + ly;
+        if (GC == 1 || JOINT) {
+          float dd = 0.0f;
+#pragma unroll
+          for (int c = 0; c < GC; c++)
+            if (GC == 1 || ((a.mask >> c) & 1u)) {
+              const float d = cf_sample_float (g[c]) - g0[c];
+              dd += d * d;
+            }
+          const float wt = exp2f (lws + a.nk * dd);
+#pragma unroll
+          for (int c = 0; c < C; c++) {
+            num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
+            den[c] += wt;
+          }
+        } else {
+#pragma unroll
+          for (int c = 0; c < C; c++) {
+            const float d = cf_sample_float (g[c]) - g0[c];
+            const float wt = exp2f (lws + a.nk * d * d);
+            num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
+            den[c] += wt;
+          }
+        }
+      }
+    }
+    T *out = cf_row < T > (dst, ds, y) + (size_t) x * C;
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      out[c] = (a.mask >> c) & 1u ? (T) fminf (fmaxf (c0[c] + num[c] /
+              den[c] + 0.5f, 0.0f), a.max) : (T) c0[c];
+  }
+}
+
+/* The tile's bytes, or 0 where it is over 48 KB (then the global kernel). */
+template < typename T, typename G, int C, int GC > size_t
+tile_bytes (const GuidedArgs & a)
+{
+  const size_t n = (size_t) (32 + 2 * a.rx) * (8 * TILE_PIX + 2 * a.ry);
+  const size_t b = ((n * C * sizeof (T) + 15) & ~(size_t) 15) +
+      n * GC * sizeof (G);
+  return b <= 48 * 1024 ? b : 0;
+}
+
 template < typename T, typename G, int C, int GC, bool JOINT > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, const CfPlane * guide,
     const GuidedArgs & a, cudaStream_t stream)
 {
-  const dim3 block (32, 8), grid ((src->width + 31) / 32,
-      (src->height + 7) / 8);
-  guided < T, G, C, GC, JOINT > <<<grid, block, 0, stream>>> (src->data,
-      src->stride, dst->data, dst->stride, src->width, src->height,
-      guide->data, guide->stride, a);
+  const dim3 block (32, 8);
+  const size_t smem = tile_bytes < T, G, C, GC > (a);
+  if (smem) {
+    const dim3 grid ((src->width + 31) / 32, (src->height + 8 * TILE_PIX -
+            1) / (8 * TILE_PIX));
+    guided_tile < T, G, C, GC, JOINT > <<<grid, block, smem, stream>>>
+        (src->data, src->stride, dst->data, dst->stride, src->width,
+        src->height, guide->data, guide->stride, a);
+  } else {
+    const dim3 grid ((src->width + 31) / 32, (src->height + 7) / 8);
+    guided < T, G, C, GC, JOINT > <<<grid, block, 0, stream>>> (src->data,
+        src->stride, dst->data, dst->stride, src->width, src->height,
+        guide->data, guide->stride, a);
+  }
   return cf_launch_status ();
 }
 
