@@ -385,6 +385,13 @@ GST_START_TEST (test_guide_equal_to_frame)
 
 GST_END_TEST;
 
+GST_START_TEST (test_guide_latency)
+{
+  cf_side_check_latency (&side_i420);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudabilateral_suite (void)
 {
@@ -393,7 +400,7 @@ cudabilateral_suite (void)
       CF_OWN_TEST (test_guide_pairing), CF_OWN_TEST (test_guide_wait_and_flush),
       CF_OWN_TEST (test_guide_eos), CF_OWN_TEST (test_guide_caps_refused),
       CF_OWN_TEST (test_without_guide), CF_OWN_TEST (test_guide_equal_to_frame),
-      NULL);
+      CF_OWN_TEST (test_guide_latency), NULL);
 }
 
 GST_CHECK_MAIN (cudabilateral);

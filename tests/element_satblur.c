@@ -491,6 +491,13 @@ GST_START_TEST (test_radius_stream_limits)
 
 GST_END_TEST;
 
+GST_START_TEST (test_radius_stream_latency)
+{
+  cf_side_check_latency (&side_i420);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudasatblur_suite (void)
 {
@@ -507,7 +514,8 @@ cudasatblur_suite (void)
       CF_OWN_TEST (test_radius_stream_eos),
       CF_OWN_TEST (test_radius_stream_caps_refused),
       CF_OWN_TEST (test_radius_stream_without_map),
-      CF_OWN_TEST (test_radius_stream_limits), NULL);
+      CF_OWN_TEST (test_radius_stream_limits),
+      CF_OWN_TEST (test_radius_stream_latency), NULL);
 }
 
 GST_CHECK_MAIN (cudasatblur);

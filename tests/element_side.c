@@ -357,3 +357,17 @@ cf_side_check_without_side (const CfSideTest * t)
   gst_buffer_unref (want);
   g_free (no_wait);
 }
+
+void
+cf_side_check_latency (const CfSideTest * t)
+{
+  Pair p = pair_new (t, "", TRUE);
+
+  /* live on both: the larger minimum */
+  gst_harness_set_upstream_latency (p.main, 10 * MS);
+  gst_harness_set_upstream_latency (p.side, 50 * MS);
+  fail_unless_equals_uint64 (gst_harness_query_latency (p.main), 50 * MS);
+  gst_harness_set_upstream_latency (p.side, 5 * MS);
+  fail_unless_equals_uint64 (gst_harness_query_latency (p.main), 10 * MS);
+  pair_free (&p);
+}

@@ -13,7 +13,8 @@
  *   - side caps of another size refused (not negotiated, an error message
  *     naming both sizes);
  *   - no side pad, or none before the first side frame: the element's
- *     output without a side stream.
+ *     output without a side stream;
+ *   - the latency query: the larger of the two streams' minimum.
  * Every output is compared, exactly, with the element's reference for its
  * frame and side frame. */
 #ifndef CF_ELEMENT_SIDE_H
@@ -38,5 +39,8 @@ void cf_side_check_wait_and_flush (const CfSideTest * t);
 void cf_side_check_eos (const CfSideTest * t);
 void cf_side_check_caps_refused (const CfSideTest * t);
 void cf_side_check_without_side (const CfSideTest * t);
+/* The side stream's upstream latency combined with the frames' (both
+ * live: the larger minimum). */
+void cf_side_check_latency (const CfSideTest * t);
 
 #endif /* CF_ELEMENT_SIDE_H */
