@@ -392,6 +392,13 @@ GST_START_TEST (test_guide_latency)
 
 GST_END_TEST;
 
+GST_START_TEST (test_guide_in_a_region)
+{
+  cf_side_check_region (&side_i420);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudabilateral_suite (void)
 {
@@ -400,7 +407,8 @@ cudabilateral_suite (void)
       CF_OWN_TEST (test_guide_pairing), CF_OWN_TEST (test_guide_wait_and_flush),
       CF_OWN_TEST (test_guide_eos), CF_OWN_TEST (test_guide_caps_refused),
       CF_OWN_TEST (test_without_guide), CF_OWN_TEST (test_guide_equal_to_frame),
-      CF_OWN_TEST (test_guide_latency), NULL);
+      CF_OWN_TEST (test_guide_latency), CF_OWN_TEST (test_guide_in_a_region),
+      NULL);
 }
 
 GST_CHECK_MAIN (cudabilateral);

@@ -498,6 +498,13 @@ GST_START_TEST (test_radius_stream_latency)
 
 GST_END_TEST;
 
+GST_START_TEST (test_radius_stream_in_a_region)
+{
+  cf_side_check_region (&side_i420);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudasatblur_suite (void)
 {
@@ -515,7 +522,8 @@ cudasatblur_suite (void)
       CF_OWN_TEST (test_radius_stream_caps_refused),
       CF_OWN_TEST (test_radius_stream_without_map),
       CF_OWN_TEST (test_radius_stream_limits),
-      CF_OWN_TEST (test_radius_stream_latency), NULL);
+      CF_OWN_TEST (test_radius_stream_latency),
+      CF_OWN_TEST (test_radius_stream_in_a_region), NULL);
 }
 
 GST_CHECK_MAIN (cudasatblur);

@@ -371,3 +371,69 @@ cf_side_check_latency (const CfSideTest * t)
   fail_unless_equals_uint64 (gst_harness_query_latency (p.main), 10 * MS);
   pair_free (&p);
 }
+
+/* The output of "t->launch @extra" for @in with the side frame @side, both
+ * at time 0. */
+static GstBuffer *
+run_pair (const CfSideTest * t, const gchar * extra, GstBuffer * in,
+    GstBuffer * side)
+{
+  Pair p = pair_new (t, extra, TRUE);
+  GstBuffer *out;
+
+  fail_unless_equals_int (gst_harness_push (p.side, timed (gst_buffer_ref
+              (side), 0, GST_SECOND)), GST_FLOW_OK);
+  out = gst_harness_push_and_pull (p.main, timed (gst_buffer_ref (in), 0,
+          10 * MS));
+  fail_unless (out != NULL);
+  pair_free (&p);
+  return out;
+}
+
+void
+cf_side_check_region (const CfSideTest * t)
+{
+  /* even, so that a 4:2:0 plane's rectangle is exactly half of it */
+  const gint rx = 10, ry = 6, rw = 16, rh = 12;
+  gchar *roi = g_strdup_printf ("roi-x=%d roi-y=%d roi-width=%d "
+      "roi-height=%d", rx, ry, rw, rh);
+  GstBuffer *in = frame (t, 80, 0), *side = side_frame (t, 81, 0, GST_SECOND);
+  GstBuffer *whole = run_pair (t, "", in, side);
+  GstBuffer *part = run_pair (t, roi, in, side);
+  GstVideoFrame fi, fw, fp;
+  GstVideoInfo info;
+
+  gst_video_info_set_format (&info, gst_video_format_from_string (t->format),
+      t->width, t->height);
+  fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fw, &info, whole, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fp, &info, part, GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    CfPlane pi = cf_frame_plane (&fi, p), pw = cf_frame_plane (&fw, p);
+    CfPlane pp = cf_frame_plane (&fp, p);
+    gint bpp = pi.channels * (pi.depth / 8);
+    gint ws = pi.width < t->width ? 1 : 0, hs = pi.height < t->height ? 1 : 0;
+
+    for (gint y = 0; y < pi.height; y++)
+      for (gint x = 0; x < pi.width; x++) {
+        gboolean inside = x >= rx >> ws && x < (rx + rw) >> ws
+            && y >= ry >> hs && y < (ry + rh) >> hs;
+        const guint8 *want = (const guint8 *) (inside ? pw.data : pi.data) +
+            (gsize) y * (inside ? pw.stride : pi.stride) + (gsize) x * bpp;
+        const guint8 *got = (const guint8 *) pp.data + (gsize) y * pp.stride +
+            (gsize) x * bpp;
+        fail_unless (memcmp (want, got, bpp) == 0, "%s %s: plane %u pixel "
+            "(%d, %d) %s the region is not the %s", t->launch, t->format, p,
+            x, y, inside ? "inside" : "outside", inside ? "whole frame's" :
+            "input");
+      }
+  }
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fw);
+  gst_video_frame_unmap (&fp);
+  gst_buffer_unref (in);
+  gst_buffer_unref (side);
+  gst_buffer_unref (whole);
+  gst_buffer_unref (part);
+  g_free (roi);
+}

@@ -14,7 +14,8 @@
  *     naming both sizes);
  *   - no side pad, or none before the first side frame: the element's
  *     output without a side stream;
- *   - the latency query: the larger of the two streams' minimum.
+ *   - the latency query: the larger of the two streams' minimum;
+ *   - a region of interest: inside, the whole frame's output.
  * Every output is compared, exactly, with the element's reference for its
  * frame and side frame. */
 #ifndef CF_ELEMENT_SIDE_H
@@ -42,5 +43,9 @@ void cf_side_check_without_side (const CfSideTest * t);
 /* The side stream's upstream latency combined with the frames' (both
  * live: the larger minimum). */
 void cf_side_check_latency (const CfSideTest * t);
+/* Within a region of interest (roi-*) the output is the whole frame's
+ * with the same side frame (the side plane offset to the region's view,
+ * chroma planes too), outside it the input. */
+void cf_side_check_region (const CfSideTest * t);
 
 #endif /* CF_ELEMENT_SIDE_H */
