@@ -60,12 +60,15 @@ void cf_gw_scale_output (CfGaussWindow * plan, float scale);
 /* Steps of a line per segment. The kernel cuts every line into segments,
  * each started by sliding 2 r + 1 samples into an empty window, which
  * bounds float drift and is the only part of the cost that grows with the
- * radius (at most 2x); the C twin cuts alike. */
+ * radius (about 3x at the largest); the C twin cuts alike. Short
+ * segments: the kernel is bound by each thread's chain of steps, so
+ * more and shorter lines of work were faster on an H100 than less warm-up
+ * (docs/cudagaussianblur.md). */
 CF_HD int
 cf_gw_segment (int radius)
 {
-  int s = 2 * radius + 1;
-  return s < 256 ? 256 : (s + 63) & ~63;
+  int s = (radius + 64) & ~63;
+  return s < 128 ? 128 : s;
 }
 
 /* The sums of one line's window. */
@@ -74,7 +77,8 @@ typedef struct {
 } CfGwState;
 
 /* Slides the window one sample: fin enters, fout leaves. The kernel and
- * the C twin share it, so they round alike (FMA contraction aside). */
+ * the C twin share it and its fused multiply-adds are explicit, so the two
+ * compute the same floats. */
 CF_HD void
 cf_gw_step (CfGwState * st, const CfGaussWindow * g, int terms, float fin,
     float fout)
@@ -82,10 +86,10 @@ cf_gw_step (CfGwState * st, const CfGaussWindow * g, int terms, float fin,
   const float d = fin - fout, p = fin + fout;
   st->box += d;
   for (int k = 0; k < terms; k++) {
-    const float ure = st->re[k] + d * g->c[k];
-    const float uim = st->im[k] + p * g->s[k];
-    st->re[k] = g->cr[k] * ure + g->sn[k] * uim;
-    st->im[k] = g->cr[k] * uim - g->sn[k] * ure;
+    const float ure = fmaf (d, g->c[k], st->re[k]);
+    const float uim = fmaf (p, g->s[k], st->im[k]);
+    st->re[k] = fmaf (g->cr[k], ure, g->sn[k] * uim);
+    st->im[k] = fmaf (g->cr[k], uim, -(g->sn[k] * ure));
   }
 }
 
@@ -95,7 +99,7 @@ cf_gw_value (const CfGwState * st, const CfGaussWindow * g, int terms)
 {
   float v = g->a0 * st->box;
   for (int k = 0; k < terms; k++)
-    v += g->al[k] * st->re[k] + g->be[k] * st->im[k];
+    v = fmaf (g->be[k], st->im[k], fmaf (g->al[k], st->re[k], v));
   return v;
 }
 

@@ -14,7 +14,6 @@
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
 
-#include <stdlib.h>
 #include <type_traits>
 
 namespace {
@@ -22,13 +21,6 @@ namespace {
 constexpr int WARP = 32;
 constexpr int WARPS = 2;
 constexpr int THREADS = WARP * WARPS;
-
-inline int
-segment (int radius)
-{
-  static const char *env = getenv ("CF_GW_SEGMENT");      /* EXPERIMENT */
-  return env ? atoi (env) : cf_gw_segment (radius);
-}
 
 /* Steps per chunk (fetched ahead into registers) and per tile (shared
  * memory, then stores): pass 1's tile is C x 32 rows of TILE1 steps,
@@ -47,6 +39,14 @@ template < typename Tin > struct Lines {
   int n;                        /* positions along a line */
 };
 
+/* A position outside the line, through the border mode: out of line, so
+ * that the unrolled loads stay small (their common case is one compare). */
+__device__ __noinline__ int
+far_index (int i, int n, CfBorder border)
+{
+  return cf_border_index (i, n, border);
+}
+
 /* Samples at positions p0 .. p0 + N - 1 (border-mapped) of the channels
  * in mask, as loaded: converted only where used, so that no load waits
  * for the one before it. */
@@ -56,8 +56,9 @@ fetch (Tin (&v)[N][C], const Lines < Tin > &in, int p0, unsigned mask,
 {
 #pragma unroll
   for (int k = 0; k < N; k++) {
-    const unsigned char *row = in.base +
-        (size_t) cf_border_index (p0 + k, in.n, border) * in.step;
+    const int i = p0 + k;
+    const unsigned char *row = in.base + (size_t) ((unsigned) i <
+        (unsigned) in.n ? i : far_index (i, in.n, border)) * in.step;
 #pragma unroll
     for (int c = 0; c < C; c++)
       if ((mask >> c) & 1u)
@@ -149,13 +150,25 @@ gw_pass (Lines < Tin > in, int lines, int seg, const Out o_param,
 #pragma unroll
   for (int c = 0; c < C; c++)
     st[c] = CfGwState ();
-  Tin ve[CHUNK][C], vl[CHUNK][C];
 
-  /* Chunks end at x0: the first, of the warm-up, may be short. */
-  int xc = x0 - 2 * r - 1, count = (2 * r) % CHUNK + 1, filled = 0;
+  /* Every chunk is CHUNK steps, without a branch: the warm-up starts a
+   * whole number of chunks before x0, with zeros entering until x0 - 2 r -
+   * 1 (an empty window stays empty) and none leaving; its values go to the
+   * tile, which the first outputs overwrite; steps past x1 are not stored.
+   * One (uniform) branch per channel and chunk skips masked channels. */
+  const int warmup = (2 * r + CHUNK) / CHUNK * CHUNK;
+  const int zeros = warmup - 2 * r - 1;
+  int xc = x0 - warmup, filled = 0;
+  Tin ve[CHUNK][C], vl[CHUNK][C];
   fetch < Tin, C, CHUNK > (ve, in, xc + r + 1, mask, border);
+#pragma unroll
+  for (int k = 0; k < CHUNK; k++)
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      ve[k][c] = k < zeros ? 0 : ve[k][c];
+      vl[k][c] = 0;
+    }
   while (xc < x1) {
-    const bool warm = xc < x0;
     Tin e[CHUNK][C], l[CHUNK][C];
 #pragma unroll
     for (int k = 0; k < CHUNK; k++)
@@ -164,50 +177,41 @@ gw_pass (Lines < Tin > in, int lines, int seg, const Out o_param,
         e[k][c] = ve[k][c];
         l[k][c] = vl[k][c];
       }
-    const int nx = xc + count;
-    const int ncount = nx < x0 ? CHUNK : min (CHUNK, x1 - nx);
+    const int nx = xc + CHUNK;
     if (nx < x1) {
       fetch < Tin, C, CHUNK > (ve, in, nx + r + 1, mask, border);
       if (nx >= x0)
         fetch < Tin, C, CHUNK > (vl, in, nx - r, mask, border);
     }
-    if (warm) {
 #pragma unroll
-      for (int k = 0; k < CHUNK; k++)
+    for (int c = 0; c < C; c++)
+      if ((mask >> c) & 1u)
 #pragma unroll
-        for (int c = 0; c < C; c++)
-          if (k < count && ((mask >> c) & 1u))
-            cf_gw_step (&st[c], &g, TERMS, cf_sample_float (e[k][c]), 0.0f);
-    } else {
-#pragma unroll
-      for (int k = 0; k < CHUNK; k++)
-#pragma unroll
-        for (int c = 0; c < C; c++)
-          if (k < count && ((mask >> c) & 1u)) {
-            const float v = cf_gw_value (&st[c], &g, TERMS);
-            if (FINAL)
-              tile[lane][(filled + k) * C + c] = v;
-            else
-              tile[c * WARP + lane][filled + k] = cf_gw_quantize (v);
-            cf_gw_step (&st[c], &g, TERMS, cf_sample_float (e[k][c]),
-                cf_sample_float (l[k][c]));
-          }
-      filled += count;
+        for (int k = 0; k < CHUNK; k++) {
+          const float v = cf_gw_value (&st[c], &g, TERMS);
+          if (FINAL)
+            tile[lane][(filled + k) * C + c] = v;
+          else
+            tile[c * WARP + lane][filled + k] = cf_gw_quantize (v);
+          cf_gw_step (&st[c], &g, TERMS, cf_sample_float (e[k][c]),
+              cf_sample_float (l[k][c]));
+        }
+    if (xc >= x0) {
+      filled += CHUNK;
       if (filled == TILE || nx >= x1) {
-        const int tx = nx - filled;
+        const int tx = nx - filled, count = min (filled, x1 - tx);
         __syncwarp ();
         if (FINAL)
           store_rows < T, C, PITCH > ((const float (*)[PITCH]) tile, o,
-              first, lines, tx, filled, mask, lane);
+              first, lines, tx, count, mask, lane);
         else
           store_columns < C, TILE, PITCH > ((const unsigned (*)[PITCH])
-              tile, o, first, lines, tx, filled, mask, lane);
-        __syncwarp ();
+              tile, o, first, lines, tx, count, mask, lane);
         filled = 0;
       }
     }
+    __syncwarp ();
     xc = nx;
-    count = ncount;
   }
 }
 
@@ -215,7 +219,7 @@ template < typename Tin, typename T, int C, bool FINAL > void
 pass (const Lines < Tin > &in, int lines, const Out & o, unsigned mask,
     CfBorder border, const CfGaussWindow & g, cudaStream_t stream)
 {
-  const int seg = segment (g.radius);
+  const int seg = cf_gw_segment (g.radius);
   dim3 grid ((lines + THREADS - 1) / THREADS, (in.n + seg - 1) / seg);
   if (g.terms > 3)
     gw_pass < Tin, T, C, 4, FINAL > <<<grid, THREADS, 0, stream>>> (in,
