@@ -59,17 +59,12 @@ void cf_gw_scale_output (CfGaussWindow * plan, float scale);
 
 /* Steps of a line per segment. The kernel cuts every line into segments,
  * each started by sliding 2 r + 1 samples into an empty window, which
- * bounds float drift and is the only part of the cost that grows with the
- * radius (about 3x at the largest); the C twin cuts alike. Short
- * segments: the kernel is bound by each thread's chain of steps, so
- * more and shorter lines of work were faster on an H100 than less warm-up
- * (docs/cudagaussianblur.md). */
-CF_HD int
-cf_gw_segment (int radius)
-{
-  int s = (radius + 64) & ~63;
-  return s < 128 ? 128 : s;
-}
+ * bounds float drift; the C twin cuts alike. The warm-up is the only part
+ * of the work that grows with the radius, but the kernel is bound by each
+ * thread's chain of steps, not by the work: on an H100 (4K, r 6 to 300)
+ * segments of 128 were faster than of 256 (or 2 r + 1) and of 512 at
+ * every radius (docs/cudagaussianblur.md). */
+#define CF_GW_SEGMENT 128
 
 /* The sums of one line's window. */
 typedef struct {

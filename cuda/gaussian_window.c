@@ -179,7 +179,7 @@ static void
 line (const CfGaussWindow * g, const float *in, int n, CfBorder border,
     float *out)
 {
-  int r = g->radius, seg = cf_gw_segment (r);
+  int r = g->radius, seg = CF_GW_SEGMENT;
   for (int x0 = 0; x0 < n; x0 += seg) {
     int x1 = x0 + seg < n ? x0 + seg : n;
     CfGwState s = { 0 };

@@ -118,7 +118,7 @@ store_rows (const float (*tile)[PITCH], const Out & o, int first,
 template < typename Tin, typename T, int C, int TERMS, bool FINAL >
 __global__ void
 __launch_bounds__ (THREADS)
-gw_pass (Lines < Tin > in, int lines, int seg, const Out o_param,
+gw_pass (Lines < Tin > in, int lines, const Out o_param,
     unsigned mask, CfBorder border, const CfGaussWindow g_param)
 {
   /* Local copies: through a kernel parameter's address the coefficients
@@ -145,7 +145,8 @@ gw_pass (Lines < Tin > in, int lines, int seg, const Out o_param,
       (FINAL ? sizeof (Tin) : C * sizeof (Tin));
 
   const int r = g.radius, n = in.n;
-  const int x0 = blockIdx.y * seg, x1 = min (x0 + seg, n);
+  const int x0 = blockIdx.y * CF_GW_SEGMENT;
+  const int x1 = min (x0 + CF_GW_SEGMENT, n);
   CfGwState st[C];
 #pragma unroll
   for (int c = 0; c < C; c++)
@@ -219,14 +220,14 @@ template < typename Tin, typename T, int C, bool FINAL > void
 pass (const Lines < Tin > &in, int lines, const Out & o, unsigned mask,
     CfBorder border, const CfGaussWindow & g, cudaStream_t stream)
 {
-  const int seg = cf_gw_segment (g.radius);
-  dim3 grid ((lines + THREADS - 1) / THREADS, (in.n + seg - 1) / seg);
+  dim3 grid ((lines + THREADS - 1) / THREADS,
+      (in.n + CF_GW_SEGMENT - 1) / CF_GW_SEGMENT);
   if (g.terms > 3)
     gw_pass < Tin, T, C, 4, FINAL > <<<grid, THREADS, 0, stream>>> (in,
-        lines, seg, o, mask, border, g);
+        lines, o, mask, border, g);
   else
     gw_pass < Tin, T, C, 3, FINAL > <<<grid, THREADS, 0, stream>>> (in,
-        lines, seg, o, mask, border, g);
+        lines, o, mask, border, g);
 }
 
 template < typename T, int C > CfStatus
