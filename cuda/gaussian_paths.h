@@ -12,7 +12,7 @@
  * samples entering (fin = f(x + r + 1)) and leaving (fout = f(x - r)) as
  * their difference and sum: D_k(x + 1) = e^(-i omega_k) (D_k(x) +
  * (fin - fout) cos phi_k + i (fin + fout) sin phi_k), phi_k = omega_k
- * (r + 1/2), and Re C_k = Re (D_k e^(i omega_k / 2)). A line costs the same
+ * (r + 1/2), and Re C_k = Re (D_k e^(i omega_k / 2)). A step costs the same
  * at any radius, and since every sample entering the window is read through
  * the border mode, clamp and mirror are exact. */
 #ifndef CF_GAUSSIAN_PATHS_H
