@@ -47,7 +47,8 @@ check (int w, int h, int channels, int depth, double sx, double sy,
     CfBorder border, int kind)
 {
   CfGaussianParams p = { sx, sy, cf_gaussian_default_radius (sx),
-    cf_gaussian_default_radius (sy), 0, border, channels == 4 ? 7 : 1, 0.0,
+    cf_gaussian_default_radius (sy), 0, border,
+    channels == 4 ? 7 : CF_ALL_CHANNELS (channels), 0.0,
     CF_GAUSSIAN_WINDOW
   };
   CfPlane src = cf_test_plane_new (w, h, channels, depth, 3);
@@ -93,6 +94,8 @@ main (void)
   check (1400, 90, 4, 8, 30.0, 4.0, CF_BORDER_MIRROR, 1);
   check (200, 1300, 1, 16, 5.0, 60.0, CF_BORDER_CLAMP, 1);
   check (1400, 90, 1, 8, 100.0, 12.0, CF_BORDER_CLAMP, 0);
+  /* NV12's chroma: two channels. */
+  check (331, 173, 2, 8, 50.0, 7.0, CF_BORDER_MIRROR, 1);
   /* Tiny planes: the window runs over the border many times. */
   check (5, 3, 1, 8, 20.0, 20.0, CF_BORDER_MIRROR, 0);
   check (1, 1, 1, 16, 50.0, 50.0, CF_BORDER_CLAMP, 0);
