@@ -5,54 +5,111 @@
  * gaussian_window.c).
  *
  * The window path: the truncated kernel w[-r..r] is fitted (least squares,
- * in double) by a box plus CF_GW_TERMS cosines, w[n] ~ a0 + sum_k a_k cos (omega_k n) on
- * |n| <= r, omega_k = pi k / P. Each cosine's window sum
+ * in double) by a box plus 3 or 4 cosines, w[n] ~ a0 + sum_k a_k
+ * cos (omega_k n) on |n| <= r, omega_k = pi k / P. Each cosine's window sum
  * C_k(x) = sum_{|n| <= r} f(x + n) e^(i omega_k n) slides by one sample in
- * O(1): C_k(x + 1) = e^(-i omega_k) (C_k(x) + f(x + r + 1) e^(i omega_k (r + 1))
- * - f(x - r) e^(-i omega_k r)), so a line costs the same at any radius, and
- * since every sample entering the window is read through the border mode,
- * clamp and mirror are exact. A line is cut into segments of
- * cf_gw_segment (r) samples, each started by sliding 2 r + 1 samples into
- * an empty window; the kernel and the C twin cut and round alike. */
+ * O(1). It is kept as D_k = C_k e^(-i omega_k / 2), whose step takes the
+ * samples entering (fin = f(x + r + 1)) and leaving (fout = f(x - r)) as
+ * their difference and sum: D_k(x + 1) = e^(-i omega_k) (D_k(x) +
+ * (fin - fout) cos phi_k + i (fin + fout) sin phi_k), phi_k = omega_k
+ * (r + 1/2), and Re C_k = Re (D_k e^(i omega_k / 2)). A step costs the same
+ * at any radius, and since every sample entering the window is read through
+ * the border mode, clamp and mirror are exact. */
 #ifndef CF_GAUSSIAN_PATHS_H
 #define CF_GAUSSIAN_PATHS_H
 
 #include "gaussian.h"
 #include "cf_border.h"
 
+#ifndef __CUDACC__
+#include <math.h>
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define CF_GW_TERMS 4
+#define CF_GW_TERMS 4           /* the most cosines a plan has */
 
 typedef struct {
   int radius;
+  int terms;                    /* cosines used (the others' weights are 0) */
   float a0;                     /* weight of the box sum */
-  float a[CF_GW_TERMS];         /* weight of Re C_k */
-  float rot_re[CF_GW_TERMS], rot_im[CF_GW_TERMS];       /* e^(-i omega) */
-  float in_re[CF_GW_TERMS], in_im[CF_GW_TERMS]; /* e^(i omega (r + 1)) */
-  float out_re[CF_GW_TERMS], out_im[CF_GW_TERMS];       /* e^(-i omega r) */
+  float cr[CF_GW_TERMS], sn[CF_GW_TERMS];       /* cos, sin omega_k */
+  float c[CF_GW_TERMS], s[CF_GW_TERMS]; /* cos, sin phi_k */
+  float al[CF_GW_TERMS], be[CF_GW_TERMS];       /* a_k cos, -a_k sin omega_k / 2 */
   double residual;              /* sum over |n| <= r of |w[n] - fit| */
 } CfGaussWindow;
 
-/* The fit of cf_gaussian_weights (sigma, radius); radius 0: the identity. */
-void cf_gw_plan (double sigma, int radius, CfGaussWindow * plan);
+/* The fit of cf_gaussian_weights (sigma, radius) for samples of `depth`
+ * bits: 3 cosines on 8 bits where they fit within CF_GW_MAX_RESIDUAL (a
+ * step moves by at most 0.26 LSB per axis), else 4; radius 0: the
+ * identity. */
+void cf_gw_plan (double sigma, int radius, int depth, CfGaussWindow * plan);
+
+/* Multiplies the plan's output (a0, al, be) by `scale`. */
+void cf_gw_scale_output (CfGaussWindow * plan, float scale);
 
 /* Below this radius the direct path is faster (measured on an H100,
- * docs/cudagaussianblur.md: gray planes from radius 14, RGBA from 25 with
- * the third GPU run's kernels); above this residual the fit is not exact
+ * docs/cudagaussianblur.md); above this residual the fit is not exact
  * enough (a radius far above 3 sigma). */
 #define CF_GW_MIN_RADIUS 15
 #define CF_GW_MIN_RADIUS_MULTI 24     /* planes of 2 or more channels */
 #define CF_GW_MAX_RESIDUAL 1e-3
 
-/* Samples of a line per segment. */
-CF_HD int
-cf_gw_segment (int radius)
+/* Steps of a line per segment. The kernel cuts every line into segments,
+ * each started by sliding 2 r + 1 samples into an empty window, which
+ * bounds float drift; the C twin cuts alike. The warm-up is the only part
+ * of the work that grows with the radius, but the kernel is bound by each
+ * thread's chain of steps, not by the work: on an H100 (4K, r 6 to 300)
+ * segments of 128 were faster than of 256 (or 2 r + 1) and of 512 at
+ * every radius (docs/cudagaussianblur.md). */
+#define CF_GW_SEGMENT 128
+
+/* The sums of one line's window. */
+typedef struct {
+  float box, re[CF_GW_TERMS], im[CF_GW_TERMS];
+} CfGwState;
+
+/* Slides the window one sample: fin enters, fout leaves. The kernel and
+ * the C twin share it and its fused multiply-adds are explicit, so the two
+ * compute the same floats. */
+CF_HD void
+cf_gw_step (CfGwState * st, const CfGaussWindow * g, int terms, float fin,
+    float fout)
 {
-  int s = 2 * radius + 1;
-  return s < 256 ? 256 : (s + 63) & ~63;
+  const float d = fin - fout, p = fin + fout;
+  st->box += d;
+  for (int k = 0; k < terms; k++) {
+    const float ure = fmaf (d, g->c[k], st->re[k]);
+    const float uim = fmaf (p, g->s[k], st->im[k]);
+    st->re[k] = fmaf (g->cr[k], ure, g->sn[k] * uim);
+    st->im[k] = fmaf (g->cr[k], uim, -(g->sn[k] * ure));
+  }
+}
+
+/* The window's value at its current position. */
+CF_HD float
+cf_gw_value (const CfGwState * st, const CfGaussWindow * g, int terms)
+{
+  float v = g->a0 * st->box;
+  for (int k = 0; k < terms; k++)
+    v = fmaf (g->be[k], st->im[k], fmaf (g->al[k], st->re[k], v));
+  return v;
+}
+
+/* The intermediate between the passes is 16-bit: v (already scaled to
+ * 0..65535) rounded to nearest and clamped, through the float's low bits
+ * (2^23 + v: the kernel needs no float-to-int conversion). */
+CF_HD unsigned
+cf_gw_quantize (float v)
+{
+  const float t = fminf (fmaxf (v + 8388608.0f, 8388608.0f), 8454143.0f);
+#ifdef __CUDA_ARCH__
+  return __float_as_uint (t) & 0xffffu;
+#else
+  return (unsigned) (t - 8388608.0f);
+#endif
 }
 
 /* The unsharp-mask step both paths end with (threshold in sample units). */
@@ -83,6 +140,9 @@ CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
 #define CF_GAUSSIAN_SMALL_MAX_RADIUS 1
 CfStatus cf_gaussian_small (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
+
+/* exec->scratch grown to `bytes` (the wide and window paths' intermediate). */
+CfStatus cf_gaussian_scratch (const CfExec * exec, size_t bytes, void **data);
 
 /* The direct path for radii above what the one-pass kernel holds in shared
  * memory: rows then columns through exec->scratch. */

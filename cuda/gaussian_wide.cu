@@ -96,18 +96,26 @@ launch (const CfPlane * src, const CfPlane * dst, float *tmp,
 }                               /* namespace */
 
 extern "C" CfStatus
-cf_gaussian_wide (const CfExec * exec, const CfPlane * src,
-    const CfPlane * dst, const CfGaussianParams * p)
+cf_gaussian_scratch (const CfExec * exec, size_t bytes, void **data)
 {
   if (!exec->scratch)
     return CF_ERROR_INVALID;
-  CfStatus st = cf_scratch_reserve (exec->scratch,
-      sizeof (float) * src->width * src->channels * src->height);
+  CfStatus st = cf_scratch_reserve (exec->scratch, bytes);
+  *data = exec->scratch->data;
+  return st;
+}
+
+extern "C" CfStatus
+cf_gaussian_wide (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfGaussianParams * p)
+{
+  void *tmp;
+  CfStatus st = cf_gaussian_scratch (exec,
+      sizeof (float) * src->width * src->channels * src->height, &tmp);
   if (st != CF_OK)
     return st;
-  float *tmp = (float *) exec->scratch->data;
   cudaStream_t stream = (cudaStream_t) exec->stream;
   return src->depth > 8 ?
-      launch < unsigned short > (src, dst, tmp, p, stream) :
-      launch < unsigned char > (src, dst, tmp, p, stream);
+      launch < unsigned short > (src, dst, (float *) tmp, p, stream) :
+      launch < unsigned char > (src, dst, (float *) tmp, p, stream);
 }

@@ -1,5 +1,6 @@
 /* The Gaussian's window path: the fit (shared with the kernel) and the
- * plain-C twin of the kernel, float arithmetic in the kernel's order. */
+ * plain-C twin of the kernel, the same steps (cf_gw_step) in the kernel's
+ * pass order with its 16-bit intermediate. */
 #include "gaussian_paths.h"
 #include "cf_plane_access.h"
 
@@ -72,15 +73,16 @@ fit (const float *w, int r, int terms, double period, double *c)
 }
 
 static void
-make_plan (double sigma, int radius, CfGaussWindow * plan)
+make_plan (double sigma, int radius, int max_terms, CfGaussWindow * plan)
 {
   float w[CF_GAUSSIAN_MAX_RADIUS + 1];
   double best[NB] = { 1.0 }, best_period = 1.0;
   /* r + 1 distinct |n|: at most r cosines beside the box. */
-  int terms = radius < CF_GW_TERMS ? radius : CF_GW_TERMS;
+  int terms = radius < max_terms ? radius : max_terms;
 
   memset (plan, 0, sizeof *plan);
   plan->radius = radius;
+  plan->terms = terms;
   if (radius > 0) {
     cf_gaussian_weights (sigma, radius, w);
     plan->residual = INFINITY;
@@ -97,40 +99,64 @@ make_plan (double sigma, int radius, CfGaussWindow * plan)
   }
   plan->a0 = (float) best[0];
   for (int k = 0; k < CF_GW_TERMS; k++) {
-    double om = M_PI * (k + 1) / best_period;
-    plan->a[k] = k < terms ? (float) best[k + 1] : 0.0f;
-    plan->rot_re[k] = (float) cos (om);
-    plan->rot_im[k] = (float) -sin (om);
-    plan->in_re[k] = (float) cos (om * (radius + 1));
-    plan->in_im[k] = (float) sin (om * (radius + 1));
-    plan->out_re[k] = (float) cos (om * radius);
-    plan->out_im[k] = (float) -sin (om * radius);
+    double om = M_PI * (k + 1) / best_period, phi = om * (radius + 0.5);
+    double a = k < terms ? best[k + 1] : 0.0;
+    plan->cr[k] = (float) cos (om);
+    plan->sn[k] = (float) sin (om);
+    plan->c[k] = (float) cos (phi);
+    plan->s[k] = (float) sin (phi);
+    plan->al[k] = (float) (a * cos (om / 2));
+    plan->be[k] = (float) (-a * sin (om / 2));
   }
 }
 
 /* Fitting takes about 0.1 ms at radius 300, once a frame and plane too
  * many: each thread keeps its last few plans. */
 #define CACHED 4
-void
-cf_gw_plan (double sigma, int radius, CfGaussWindow * plan)
+static void
+cached_plan (double sigma, int radius, int max_terms, CfGaussWindow * plan)
 {
   static __thread struct {
     double sigma;
+    int max_terms;
     CfGaussWindow plan;
   } cache[CACHED];
   static __thread int used, next;
 
   for (int i = 0; i < used; i++)
-    if (cache[i].sigma == sigma && cache[i].plan.radius == radius) {
+    if (cache[i].sigma == sigma && cache[i].plan.radius == radius
+        && cache[i].max_terms == max_terms) {
       *plan = cache[i].plan;
       return;
     }
-  make_plan (sigma, radius, plan);
+  make_plan (sigma, radius, max_terms, plan);
   cache[next].sigma = sigma;
+  cache[next].max_terms = max_terms;
   cache[next].plan = *plan;
   next = (next + 1) % CACHED;
   if (used < CACHED)
     used++;
+}
+
+void
+cf_gw_plan (double sigma, int radius, int depth, CfGaussWindow * plan)
+{
+  if (depth <= 8) {
+    cached_plan (sigma, radius, 3, plan);
+    if (plan->residual <= CF_GW_MAX_RESIDUAL)
+      return;
+  }
+  cached_plan (sigma, radius, CF_GW_TERMS, plan);
+}
+
+void
+cf_gw_scale_output (CfGaussWindow * plan, float scale)
+{
+  plan->a0 *= scale;
+  for (int k = 0; k < CF_GW_TERMS; k++) {
+    plan->al[k] *= scale;
+    plan->be[k] *= scale;
+  }
 }
 
 int
@@ -142,86 +168,71 @@ cf_gaussian_uses_window (const CfGaussianParams * p, int channels)
     return p->path == CF_GAUSSIAN_WINDOW;
   if (p->radius_x < min && p->radius_y < min)
     return 0;
-  cf_gw_plan (p->sigma_x, p->radius_x, &gx);
-  cf_gw_plan (p->sigma_y, p->radius_y, &gy);
+  cf_gw_plan (p->sigma_x, p->radius_x, 16, &gx);
+  cf_gw_plan (p->sigma_y, p->radius_y, 16, &gy);
   return gx.residual <= CF_GW_MAX_RESIDUAL && gy.residual <= CF_GW_MAX_RESIDUAL;
 }
 
-typedef struct {
-  float box, re[CF_GW_TERMS], im[CF_GW_TERMS];
-} State;
-
-/* Slides the window one sample: fin enters, fout leaves. */
-static void
-slide (State * s, const CfGaussWindow * g, float fin, float fout)
-{
-  s->box += fin - fout;
-  for (int k = 0; k < CF_GW_TERMS; k++) {
-    float ure = s->re[k] + fin * g->in_re[k] - fout * g->out_re[k];
-    float uim = s->im[k] + fin * g->in_im[k] - fout * g->out_im[k];
-    s->re[k] = g->rot_re[k] * ure - g->rot_im[k] * uim;
-    s->im[k] = g->rot_re[k] * uim + g->rot_im[k] * ure;
-  }
-}
-
-/* One line of n samples through the window. */
+/* One line of n samples through the window, cut into segments as the
+ * kernel cuts it. */
 static void
 line (const CfGaussWindow * g, const float *in, int n, CfBorder border,
     float *out)
 {
-  int r = g->radius, seg = cf_gw_segment (r);
+  int r = g->radius, seg = CF_GW_SEGMENT;
   for (int x0 = 0; x0 < n; x0 += seg) {
     int x1 = x0 + seg < n ? x0 + seg : n;
-    State s = { 0 };
+    CfGwState s = { 0 };
     for (int x = x0 - 2 * r - 1; x < x0; x++)
-      slide (&s, g, in[cf_border_index (x + r + 1, n, border)], 0.0f);
+      cf_gw_step (&s, g, g->terms, in[cf_border_index (x + r + 1, n,
+                  border)], 0.0f);
     for (int x = x0; x < x1; x++) {
-      float v = g->a0 * s.box;
-      for (int k = 0; k < CF_GW_TERMS; k++)
-        v += g->a[k] * s.re[k];
-      out[x] = v;
-      if (x + 1 < x1)
-        slide (&s, g, in[cf_border_index (x + r + 1, n, border)],
-            in[cf_border_index (x - r, n, border)]);
+      out[x] = cf_gw_value (&s, g, g->terms);
+      cf_gw_step (&s, g, g->terms, in[cf_border_index (x + r + 1, n,
+                  border)], in[cf_border_index (x - r, n, border)]);
     }
   }
 }
 
+/* The kernel's order: columns into a 16-bit intermediate scaled to
+ * 0..65535, then rows. */
 CfStatus
 cf_gw_blur_ref (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p)
 {
   int w = src->width, h = src->height, n = w > h ? w : h;
   CfGaussWindow gx, gy;
-  float *rows = malloc (sizeof (float) * w * h);
+  float *cols = malloc (sizeof (float) * w * h);
   float *a = malloc (sizeof (float) * n), *b = malloc (sizeof (float) * n);
-  float max = (float) cf_plane_max (dst);
-  CfStatus st = rows && a && b ? CF_OK : CF_ERROR_OUT_OF_MEMORY;
+  float max = (float) cf_plane_max (dst), scale = 65535.0f / max;
+  CfStatus st = cols && a && b ? CF_OK : CF_ERROR_OUT_OF_MEMORY;
 
-  cf_gw_plan (p->sigma_x, p->radius_x, &gx);
-  cf_gw_plan (p->sigma_y, p->radius_y, &gy);
+  cf_gw_plan (p->sigma_y, p->radius_y, src->depth, &gy);
+  cf_gw_plan (p->sigma_x, p->radius_x, src->depth, &gx);
+  cf_gw_scale_output (&gy, scale);
+  cf_gw_scale_output (&gx, 1.0f / scale);
   for (int c = 0; st == CF_OK && c < src->channels; c++) {
     if (!(p->channel_mask & (1u << c)))
       continue;
-    for (int y = 0; y < h; y++) {
-      for (int x = 0; x < w; x++)
-        a[x] = (float) cf_get_sample (src, x, y, c);
-      line (&gx, a, w, p->border, rows + (size_t) y * w);
-    }
     for (int x = 0; x < w; x++) {
       for (int y = 0; y < h; y++)
-        a[y] = rows[(size_t) y * w + x];
+        a[y] = (float) cf_get_sample (src, x, y, c);
       line (&gy, a, h, p->border, b);
-      for (int y = 0; y < h; y++) {
+      for (int y = 0; y < h; y++)
+        cols[(size_t) y * w + x] = (float) cf_gw_quantize (b[y]);
+    }
+    for (int y = 0; y < h; y++) {
+      line (&gx, cols + (size_t) y * w, w, p->border, b);
+      for (int x = 0; x < w; x++) {
         float v = cf_gaussian_finish ((float) cf_get_sample (src, x, y, c),
-            b[y], (float) p->sharpen, (float) (p->threshold * max));
+            b[x], (float) p->sharpen, (float) (p->threshold * max));
         cf_put_sample (dst, x, y, c, cf_round_clamp_to (v, (unsigned) max));
       }
     }
   }
   if (st == CF_OK)
     cf_copy_unmasked (src, dst, p->channel_mask);
-  free (rows);
+  free (cols);
   free (a);
   free (b);
   return st;

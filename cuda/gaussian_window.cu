@@ -1,289 +1,279 @@
-/* The Gaussian's window path on the GPU (gaussian_paths.h): rows into a
- * float scratch frame, then columns into dst. One thread slides one segment
- * of one line: for rows, the threads of a warp take 32 consecutive rows
- * (staged through shared memory); for columns, 32 consecutive samples of a
- * row (coalesced as they are). Samples are fetched a chunk ahead, so each
- * thread has a chunk's loads in flight while it computes. */
+/* The Gaussian's window path on the GPU (gaussian_paths.h), two passes of
+ * one kernel: a thread slides its lines (one per channel of its pixel)
+ * through one segment, with the lanes of a warp on 32 neighbouring lines,
+ * so that every sample is fetched by a coalesced load of a row, and the
+ * results leave transposed through shared memory, coalesced again.
+ *
+ * Pass 1 slides down the columns of src into a 16-bit intermediate scaled to
+ * 0..65535 and stored transposed (row x C + c holds column x of channel c);
+ * pass 2 slides down its columns, i.e. along the rows of the picture, into
+ * dst, with the blur or unsharp mask at the end. Samples are fetched a
+ * chunk of steps ahead, so each thread has a chunk's loads in flight while
+ * it computes. */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
 
+#include <type_traits>
+
 namespace {
 
-constexpr int THREADS = 128;
 constexpr int WARP = 32;
-constexpr int WARPS = THREADS / WARP;
+constexpr int WARPS = 2;
+constexpr int THREADS = WARP * WARPS;
 
-struct State {
-  float box, re[CF_GW_TERMS], im[CF_GW_TERMS];
+/* Steps per chunk (fetched ahead into registers) and per tile (shared
+ * memory, then stores): pass 1's tile is C x 32 rows of TILE1 steps,
+ * pass 2's 32 rows of TILE2 x C samples. */
+template < int C > struct Shape {
+  static constexpr int CHUNK = 16 / C;
+  static constexpr int TILE1 = CHUNK * (16 / CHUNK);
+  static constexpr int TILE2 = 2 * CHUNK;
 };
 
-__device__ __forceinline__ void
-slide (State & s, const CfGaussWindow & g, float fin, float fout)
-{
-  s.box += fin - fout;
-#pragma unroll
-  for (int k = 0; k < CF_GW_TERMS; k++) {
-    float ure = s.re[k] + fin * g.in_re[k] - fout * g.out_re[k];
-    float uim = s.im[k] + fin * g.in_im[k] - fout * g.out_im[k];
-    s.re[k] = g.rot_re[k] * ure - g.rot_im[k] * uim;
-    s.im[k] = g.rot_re[k] * uim + g.rot_im[k] * ure;
-  }
-}
-
-/* The value of the window at its current position. */
-__device__ __forceinline__ float
-value (const State & s, const CfGaussWindow & g)
-{
-  float v = g.a0 * s.box;
-#pragma unroll
-  for (int t = 0; t < CF_GW_TERMS; t++)
-    v += g.a[t] * s.re[t];
-  return v;
-}
-
-/* A segment [x0, x1) is walked in chunks of up to N positions: first the
- * warm-up from x0 - 2 r - 1 (the window filling), then the outputs. Every
- * chunk's samples are fetched while the one before is computed. */
-template < int N > struct Chunks {
-  int x0, x1, xc;
-  __device__ bool warm () const {
-    return xc < x0;
-  }
-  __device__ int count () const {
-    return warm ()? min (N, x0 - xc) : min (N, x1 - xc);
-  }
-  __device__ int next () const {
-    return xc + count ();
-  }
+/* What a pass reads: line position p, channel c of the thread's line
+ * group is at base + p * step + c * chan (bytes). */
+template < typename Tin > struct Lines {
+  const unsigned char *base;
+  size_t step, chan;
+  int n;                        /* positions along a line */
 };
 
-/* A warp of the rows pass slides LINES = ROWS_OF (C) rows x C channels,
- * a lane each: lane = row * C + channel. Its tiles hold, for each of its
- * rows, 32 pixels x C samples, at a row pitch of 33 C floats so that the
- * lanes' reads (row i, channel c, pixel k) fall in distinct banks. */
-template < int C > struct RowTile {
-  static constexpr int ROWS = WARP / C;
-  static constexpr int PITCH = 33 * C;
-  static constexpr int FLOATS = ROWS * PITCH;
-  static constexpr int LOADS = ROWS * C;        /* per lane and tile */
-};
+/* A position outside the line, through the border mode: out of line, so
+ * that the unrolled loads stay small (their common case is one compare). */
+__device__ __noinline__ int
+far_index (int i, int n, CfBorder border)
+{
+  return cf_border_index (i, n, border);
+}
 
-/* Loads pixels [x, x + 32) of the warp's rows from y0 (border-mapped;
- * rows past the plane repeat its last) into v: load m takes row m / C,
- * samples (m % C) 32 + lane of its 32 C, so every load is 32 consecutive
- * samples of a row. */
-template < typename T, int C > __device__ __forceinline__ void
-fetch_tile (float *v, const void *src, size_t stride, int y0, int width,
-    int height, CfBorder border, int x, int lane)
+/* Samples at positions p0 .. p0 + N - 1 (border-mapped) of the channels
+ * in mask, as loaded: converted only where used, so that no load waits
+ * for the one before it. */
+template < typename Tin, int C, int N > __device__ __forceinline__ void
+fetch (Tin (&v)[N][C], const Lines < Tin > &in, int p0, unsigned mask,
+    CfBorder border)
 {
 #pragma unroll
-  for (int m = 0; m < RowTile < C >::LOADS; m++) {
-    const int sm = (m % C) * WARP + lane, px = sm / C;
-    v[m] = (float) __ldg (cf_row < T > (src, stride,
-            min (y0 + m / C, height - 1)) + cf_border_index (x + px, width,
-            border) * C + sm - px * C);
+  for (int k = 0; k < N; k++) {
+    const int i = p0 + k;
+    const unsigned char *row = in.base + (size_t) ((unsigned) i <
+        (unsigned) in.n ? i : far_index (i, in.n, border)) * in.step;
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      if ((mask >> c) & 1u)
+        v[k][c] = __ldg ((const Tin *) (row + c * in.chan));
   }
 }
 
-template < int C > __device__ __forceinline__ void
-put_tile (float *tile, const float *v, int lane)
+/* Where a pass writes. Pass 1: the intermediate (pitch in samples);
+ * pass 2: dst, with src for masked channels and the unsharp mask. */
+struct Out {
+  void *data;
+  size_t stride;
+  const void *src;
+  size_t src_stride;
+  float amount, threshold, max;
+};
+
+/* Pass 1's tile: row c * 32 + lane, step j: column `first + lane`, channel
+ * c, position x + j, to row (first + lane) C + c of the intermediate. */
+template < int C, int TILE, int PITCH > __device__ __forceinline__ void
+store_columns (const unsigned (*tile)[PITCH], const Out & o, int first,
+    int lines, int x, int count, unsigned mask, int lane)
 {
-#pragma unroll
-  for (int m = 0; m < RowTile < C >::LOADS; m++)
-    tile[(m / C) * RowTile < C >::PITCH + (m % C) * WARP + lane] = v[m];
+  unsigned short *tmp = (unsigned short *) o.data;
+#pragma unroll 4
+  for (int e = lane; e < C * WARP * TILE; e += WARP) {
+    const int row = e / TILE, j = e % TILE;
+    const int c = row / WARP, line = first + row % WARP;
+    if (j < count && line < lines && ((mask >> c) & 1u))
+      tmp[((size_t) line * C + c) * o.stride + x + j] =
+          (unsigned short) tile[row][j];
+  }
 }
 
-/* Rows: each warp slides its rows x channels (a lane each) through one
- * segment, 32 pixels at a time: the samples entering and leaving the
- * window are fetched with coalesced loads along the rows (a chunk ahead,
- * in registers) and transposed through shared memory, and the results
- * leave the same way. blockIdx.y = segment. */
-template < typename T, int C > __global__ void
+/* Pass 2's tile: row i (line first + i, a row of the picture), sample
+ * j * C + c: position x + j, channel c; finished into dst. */
+template < typename T, int C, int PITCH > __device__ __forceinline__ void
+store_rows (const float (*tile)[PITCH], const Out & o, int first,
+    int lines, int x, int count, unsigned mask, int lane)
+{
+  const int c = lane % C;
+  const bool filtered = (mask >> c) & 1u;
+  if (lane >= count * C)
+    return;
+  for (int i = 0; i < WARP && first + i < lines; i++) {
+    const size_t s = (size_t) x * C + lane;
+    const float in = !filtered || o.amount != 0.0f ?
+        (float) cf_row < T > (o.src, o.src_stride, first + i)[s] : 0.0f;
+    cf_row < T > (o.data, o.stride, first + i)[s] = !filtered ? (T) in :
+        (T) fminf (cf_round_up_clamped < T > (cf_gaussian_finish (in,
+                tile[i][lane], o.amount, o.threshold)), o.max);
+  }
+}
+
+/* One pass: blockIdx.x = group of WARPS x 32 lines, blockIdx.y = segment.
+ * FINAL: pass 2 (T = the sample type of dst); else pass 1. */
+template < typename Tin, typename T, int C, int TERMS, bool FINAL >
+__global__ void
 __launch_bounds__ (THREADS)
-gw_rows (const void *__restrict__ src, size_t stride, float *__restrict__ tmp,
-    int width, int height, unsigned mask, CfBorder border,
-    const CfGaussWindow g)
+gw_pass (Lines < Tin > in, int lines, const Out o_param,
+    unsigned mask, CfBorder border, const CfGaussWindow g_param)
 {
-  typedef RowTile < C > Tile;
-  __shared__ float tiles[WARPS][2][Tile::FLOATS];
+  /* Local copies: through a kernel parameter's address the coefficients
+   * would be reloaded after every store (they might alias it). */
+  const CfGaussWindow g = g_param;
+  const Out o = o_param;
+  typedef Shape < C > S;
+  constexpr int CHUNK = S::CHUNK;
+  constexpr int TILE = FINAL ? S::TILE2 : S::TILE1;
+  constexpr int ROWS = FINAL ? WARP : C * WARP;
+  constexpr int COLS = FINAL ? TILE * C : TILE;
+  constexpr int PITCH = COLS | 1;       /* odd: lane i's row in bank i */
+  typedef typename std::conditional < FINAL, float, unsigned >::type Cell;
+  __shared__ Cell tiles[WARPS][ROWS][PITCH];
+
   const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
-  const int y0 = (blockIdx.x * WARPS + warp) * Tile::ROWS;
-  if (y0 >= height)
+  const int first = (blockIdx.x * WARPS + warp) * WARP;
+  if (first >= lines)
     return;
-  /* lanes past ROWS x C (C = 3: 2 of them) slide a copy of the last line */
-  const int line = min (lane, Tile::ROWS * C - 1);
-  const int mine = (line / C) * Tile::PITCH + line % C;
-  float *enter = tiles[warp][0], *leave = tiles[warp][1];
-  const int r = g.radius, seg = cf_gw_segment (r);
-  const size_t samples = (size_t) width * C;
-  Chunks < WARP > ch;
-  ch.x0 = blockIdx.y * seg;
-  ch.x1 = min (ch.x0 + seg, width);
-  ch.xc = ch.x0 - 2 * r - 1;
-  State s = { };
-  float ve[Tile::LOADS], vl[Tile::LOADS] = { };
+  Cell (*tile)[PITCH] = tiles[warp];
+  /* pass 1: lines are pixels of a row (C samples apart); pass 2: rows of
+   * the intermediate, one sample apart */
+  in.base += (size_t) min (first + lane, lines - 1) *
+      (FINAL ? sizeof (Tin) : C * sizeof (Tin));
 
-  fetch_tile < T, C > (ve, src, stride, y0, width, height, border,
-      ch.xc + r + 1, lane);
-  while (ch.xc < ch.x1) {
-    const bool warm = ch.warm ();
-    const int n = ch.count ();
-    put_tile < C > (enter, ve, lane);
-    if (!warm)
-      put_tile < C > (leave, vl, lane);
-    Chunks < WARP > nx = ch;
-    nx.xc = ch.next ();
-    if (nx.xc < nx.x1) {
-      fetch_tile < T, C > (ve, src, stride, y0, width, height, border,
-          nx.xc + r + 1, lane);
-      if (!nx.warm ())
-        fetch_tile < T, C > (vl, src, stride, y0, width, height, border,
-            nx.xc - r, lane);
-    }
-    __syncwarp ();
-    if (warm) {
-      for (int k = 0; k < n; k++)
-        slide (s, g, enter[mine + k * C], 0.0f);
-    } else {
-      for (int k = 0; k < n; k++) {
-        const float v = value (s, g);
-        const float fin = enter[mine + k * C], fout = leave[mine + k * C];
-        if (C == 3)
-          __syncwarp ();        /* lanes 30 and 31 read line 29's slot */
-        if (lane < Tile::ROWS * C)
-          leave[mine + k * C] = v;
-        if (ch.xc + k + 1 < ch.x1)
-          slide (s, g, fin, fout);
-      }
-      __syncwarp ();
+  const int r = g.radius, n = in.n;
+  const int x0 = blockIdx.y * CF_GW_SEGMENT;
+  const int x1 = min (x0 + CF_GW_SEGMENT, n);
+  CfGwState st[C];
 #pragma unroll
-      for (int m = 0; m < Tile::LOADS; m++) {
-        const int y = y0 + m / C, sm = (m % C) * WARP + lane;
-        if (y < height && sm / C < n && ((mask >> (sm % C)) & 1u))
-          tmp[(size_t) y * samples + (size_t) ch.xc * C + sm] =
-              leave[(m / C) * Tile::PITCH + sm];
+  for (int c = 0; c < C; c++)
+    st[c] = CfGwState ();
+
+  /* Every chunk is CHUNK steps, without a branch: the warm-up starts a
+   * whole number of chunks before x0, with zeros entering until x0 - 2 r -
+   * 1 (an empty window stays empty) and none leaving; its values go to the
+   * tile, which the first outputs overwrite; steps past x1 are not stored.
+   * One (uniform) branch per channel and chunk skips masked channels. */
+  const int warmup = (2 * r + CHUNK) / CHUNK * CHUNK;
+  const int zeros = warmup - 2 * r - 1;
+  int xc = x0 - warmup, filled = 0;
+  Tin ve[CHUNK][C], vl[CHUNK][C];
+  fetch < Tin, C, CHUNK > (ve, in, xc + r + 1, mask, border);
+#pragma unroll
+  for (int k = 0; k < CHUNK; k++)
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      ve[k][c] = k < zeros ? 0 : ve[k][c];
+      vl[k][c] = 0;
+    }
+  while (xc < x1) {
+    Tin e[CHUNK][C], l[CHUNK][C];
+#pragma unroll
+    for (int k = 0; k < CHUNK; k++)
+#pragma unroll
+      for (int c = 0; c < C; c++) {
+        e[k][c] = ve[k][c];
+        l[k][c] = vl[k][c];
+      }
+    const int nx = xc + CHUNK;
+    if (nx < x1) {
+      fetch < Tin, C, CHUNK > (ve, in, nx + r + 1, mask, border);
+      if (nx >= x0)
+        fetch < Tin, C, CHUNK > (vl, in, nx - r, mask, border);
+    }
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      if ((mask >> c) & 1u)
+#pragma unroll
+        for (int k = 0; k < CHUNK; k++) {
+          const float v = cf_gw_value (&st[c], &g, TERMS);
+          if (FINAL)
+            tile[lane][(filled + k) * C + c] = v;
+          else
+            tile[c * WARP + lane][filled + k] = cf_gw_quantize (v);
+          cf_gw_step (&st[c], &g, TERMS, cf_sample_float (e[k][c]),
+              cf_sample_float (l[k][c]));
+        }
+    if (xc >= x0) {
+      filled += CHUNK;
+      if (filled == TILE || nx >= x1) {
+        const int tx = nx - filled, count = min (filled, x1 - tx);
+        __syncwarp ();
+        if (FINAL)
+          store_rows < T, C, PITCH > ((const float (*)[PITCH]) tile, o,
+              first, lines, tx, count, mask, lane);
+        else
+          store_columns < C, TILE, PITCH > ((const unsigned (*)[PITCH])
+              tile, o, first, lines, tx, count, mask, lane);
+        filled = 0;
       }
     }
     __syncwarp ();
-    ch = nx;
+    xc = nx;
   }
 }
 
-constexpr int COL_CHUNK = 16;
-
-/* Columns: thread = sample of a row; blockIdx.y = segment. Each thread
- * fetches a chunk's entering and leaving samples ahead into registers. */
-template < typename T > __global__ void
-__launch_bounds__ (THREADS)
-gw_columns (const float *__restrict__ tmp, const void *__restrict__ src,
-    size_t src_stride, void *__restrict__ dst, size_t dst_stride, int width,
-    int height, int channels, unsigned mask, CfBorder border, float amount,
-    float threshold, float max, const CfGaussWindow g)
+template < typename Tin, typename T, int C, bool FINAL > void
+pass (const Lines < Tin > &in, int lines, const Out & o, unsigned mask,
+    CfBorder border, const CfGaussWindow & g, cudaStream_t stream)
 {
-  const int samples = width * channels;
-  const int sx = blockIdx.x * THREADS + threadIdx.x;
-  if (sx >= samples)
-    return;
-  const int r = g.radius, seg = cf_gw_segment (r);
-  Chunks < COL_CHUNK > ch;
-  ch.x0 = blockIdx.y * seg;
-  ch.x1 = min (ch.x0 + seg, height);
-  if (!((mask >> (sx % channels)) & 1u)) {
-    for (int y = ch.x0; y < ch.x1; y++)
-      cf_row < T > (dst, dst_stride, y)[sx] =
-          cf_row < T > (src, src_stride, y)[sx];
-    return;
-  }
-  const float *col = tmp + sx;
-  ch.xc = ch.x0 - 2 * r - 1;
-  State s = { };
-  float ve[COL_CHUNK], vl[COL_CHUNK] = { };
+  dim3 grid ((lines + THREADS - 1) / THREADS,
+      (in.n + CF_GW_SEGMENT - 1) / CF_GW_SEGMENT);
+  if (g.terms > 3)
+    gw_pass < Tin, T, C, 4, FINAL > <<<grid, THREADS, 0, stream>>> (in,
+        lines, o, mask, border, g);
+  else
+    gw_pass < Tin, T, C, 3, FINAL > <<<grid, THREADS, 0, stream>>> (in,
+        lines, o, mask, border, g);
+}
 
-#pragma unroll
-  for (int k = 0; k < COL_CHUNK; k++)
-    ve[k] = __ldg (col + (size_t) cf_border_index (ch.xc + k + r + 1, height,
-            border) * samples);
-  while (ch.xc < ch.x1) {
-    const bool warm = ch.warm ();
-    const int n = ch.count ();
-    float e[COL_CHUNK], l[COL_CHUNK];
-#pragma unroll
-    for (int k = 0; k < COL_CHUNK; k++) {
-      e[k] = ve[k];
-      l[k] = warm ? 0.0f : vl[k];
-    }
-    Chunks < COL_CHUNK > nx = ch;
-    nx.xc = ch.next ();
-    if (nx.xc < nx.x1) {
-#pragma unroll
-      for (int k = 0; k < COL_CHUNK; k++)
-        ve[k] = __ldg (col + (size_t) cf_border_index (nx.xc + k + r + 1,
-                height, border) * samples);
-      if (!nx.warm ())
-#pragma unroll
-        for (int k = 0; k < COL_CHUNK; k++)
-          vl[k] = __ldg (col + (size_t) cf_border_index (nx.xc + k - r,
-                  height, border) * samples);
-    }
-#pragma unroll
-    for (int k = 0; k < COL_CHUNK; k++) {
-      if (k >= n)
-        break;
-      const int y = ch.xc + k;
-      if (!warm) {
-        /* a blur does not read src (cf_gaussian_finish ignores it) */
-        const float in = amount != 0.0f ?
-            (float) cf_row < T > (src, src_stride, y)[sx] : 0.0f;
-        cf_row < T > (dst, dst_stride, y)[sx] = (T) fminf (
-            cf_round_up_clamped < T > (cf_gaussian_finish (in, value (s, g),
-                    amount, threshold)), max);
-        if (y + 1 < ch.x1)
-          slide (s, g, e[k], l[k]);
-      } else {
-        slide (s, g, e[k], 0.0f);
-      }
-    }
-    ch = nx;
-  }
+template < typename T, int C > CfStatus
+launch (const CfPlane * src, const CfPlane * dst, unsigned short *tmp,
+    size_t pitch, const CfGaussianParams * p, cudaStream_t stream)
+{
+  CfGaussWindow gx, gy;
+  const int w = src->width, h = src->height;
+  const float max = (float) cf_plane_max (dst), scale = 65535.0f / max;
+  cf_gw_plan (p->sigma_y, p->radius_y, src->depth, &gy);
+  cf_gw_plan (p->sigma_x, p->radius_x, src->depth, &gx);
+  cf_gw_scale_output (&gy, scale);
+  cf_gw_scale_output (&gx, 1.0f / scale);
+
+  const Lines < T > cols = { (const unsigned char *) src->data, src->stride,
+    sizeof (T), h
+  };
+  const Out o1 = { tmp, pitch, NULL, 0, 0.0f, 0.0f, 0.0f };
+  pass < T, unsigned short, C, false > (cols, w, o1, p->channel_mask,
+      p->border, gy, stream);
+  const Lines < unsigned short > rows = { (const unsigned char *) tmp,
+    C * pitch * sizeof (unsigned short), pitch * sizeof (unsigned short), w
+  };
+  const Out o2 = { dst->data, dst->stride, src->data, src->stride,
+    (float) p->sharpen, (float) (p->threshold * max), max
+  };
+  pass < unsigned short, T, C, true > (rows, h, o2, p->channel_mask,
+      p->border, gx, stream);
+  return cf_launch_status ();
 }
 
 template < typename T > CfStatus
-launch (const CfPlane * src, const CfPlane * dst, float *tmp,
-    const CfGaussianParams * p, cudaStream_t stream)
+launch_channels (const CfPlane * src, const CfPlane * dst,
+    unsigned short *tmp, size_t pitch, const CfGaussianParams * p,
+    cudaStream_t stream)
 {
-  CfGaussWindow gx, gy;
-  const int w = src->width, h = src->height, c = src->channels;
-  const float max = (float) cf_plane_max (dst);
-  cf_gw_plan (p->sigma_x, p->radius_x, &gx);
-  cf_gw_plan (p->sigma_y, p->radius_y, &gy);
-
-  const int rows_per_block = WARPS * (WARP / c);
-  dim3 rows ((h + rows_per_block - 1) / rows_per_block,
-      (w + cf_gw_segment (gx.radius) - 1) / cf_gw_segment (gx.radius));
-  switch (c) {
+  switch (src->channels) {
     case 1:
-      gw_rows < T, 1 > <<<rows, THREADS, 0, stream>>> (src->data,
-          src->stride, tmp, w, h, p->channel_mask, p->border, gx);
-      break;
+      return launch < T, 1 > (src, dst, tmp, pitch, p, stream);
     case 2:
-      gw_rows < T, 2 > <<<rows, THREADS, 0, stream>>> (src->data,
-          src->stride, tmp, w, h, p->channel_mask, p->border, gx);
-      break;
+      return launch < T, 2 > (src, dst, tmp, pitch, p, stream);
     case 3:
-      gw_rows < T, 3 > <<<rows, THREADS, 0, stream>>> (src->data,
-          src->stride, tmp, w, h, p->channel_mask, p->border, gx);
-      break;
+      return launch < T, 3 > (src, dst, tmp, pitch, p, stream);
     default:
-      gw_rows < T, 4 > <<<rows, THREADS, 0, stream>>> (src->data,
-          src->stride, tmp, w, h, p->channel_mask, p->border, gx);
+      return launch < T, 4 > (src, dst, tmp, pitch, p, stream);
   }
-  dim3 cols ((w * c + THREADS - 1) / THREADS,
-      (h + cf_gw_segment (gy.radius) - 1) / cf_gw_segment (gy.radius));
-  gw_columns < T > <<<cols, THREADS, 0, stream>>> (tmp, src->data,
-      src->stride, dst->data, dst->stride, w, h, c, p->channel_mask,
-      p->border, (float) p->sharpen, (float) (p->threshold * max), max, gy);
-  return cf_launch_status ();
 }
 
 }                               /* namespace */
@@ -292,15 +282,17 @@ extern "C" CfStatus
 cf_gw_blur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p)
 {
-  if (!exec->scratch)
-    return CF_ERROR_INVALID;
-  CfStatus st = cf_scratch_reserve (exec->scratch,
-      sizeof (float) * src->width * src->channels * src->height);
+  /* rows of the intermediate start on 128 bytes */
+  const size_t pitch = ((size_t) src->height + 63) & ~(size_t) 63;
+  void *tmp;
+  CfStatus st = cf_gaussian_scratch (exec, sizeof (unsigned short) * pitch *
+      src->width * src->channels, &tmp);
   if (st != CF_OK)
     return st;
-  float *tmp = (float *) exec->scratch->data;
   cudaStream_t stream = (cudaStream_t) exec->stream;
   return src->depth > 8 ?
-      launch < unsigned short > (src, dst, tmp, p, stream) :
-      launch < unsigned char > (src, dst, tmp, p, stream);
+      launch_channels < unsigned short > (src, dst, (unsigned short *) tmp,
+      pitch, p, stream) :
+      launch_channels < unsigned char > (src, dst, (unsigned short *) tmp,
+      pitch, p, stream);
 }

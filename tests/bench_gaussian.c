@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define REPS 30
-#define SLOW_MS 5.0               /* slower than this: timed once */
+#define SLOW_MS 5.0             /* slower than this: timed once */
 
 typedef int (*NppGaussFn) (const void *src, int src_step, CfNppiSize size,
     CfNppiPoint offset, void *dst, int dst_step, CfNppiSize roi, int mask,
@@ -273,6 +273,32 @@ crossover (const Format * formats, size_t nformats)
   }
 }
 
+/* The window path alone at every sigma the sweep takes from 2 up (a
+ * short run: no direct path, no NPP). */
+static void
+window_only (const Format * formats, size_t nformats)
+{
+  static const double sigmas[] = { 2, 5, 10, 20, 50, 100 };
+
+  printf ("### Window path, 3840x2160 (radius = ceil(3 sigma), clamp "
+      "border)\n\n");
+  cf_bench_table ("format | sigma | radius | window ms | copy floor ms | "
+      "window/floor");
+  for (size_t f = 0; f < nformats; f++) {
+    Run r;
+    run_format (&r, &formats[f]);
+    double floor_ms = copy_floor (&r);
+    for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
+      double ms = ours_ms (&r, sigmas[g], CF_GAUSSIAN_WINDOW);
+      printf ("| %s | %g | %d | %.3f | %.3f | %.2f |\n", formats[f].name,
+          sigmas[g], cf_gaussian_default_radius (sigmas[g]), ms, floor_ms,
+          ms / floor_ms);
+      fflush (stdout);
+    }
+    run_free (&r);
+  }
+}
+
 /* NPP's fixed masks against ours with the same width. */
 static void
 fixed_masks (const Format * formats, size_t nformats)
@@ -320,9 +346,11 @@ main (int argc, char **argv)
   if (argc == 5)
     return profile_one (argv, formats, 3);
   cf_bench_npp_banner ("nppiFilterGaussBorder_8u_C1R_Ctx");
-  /* bench_gaussian crossover|masks: that table only. */
+  /* bench_gaussian crossover|masks|window: that table only. */
   if (argc == 2 && strcmp (argv[1], "crossover") == 0)
     crossover (formats, n);
+  else if (argc == 2 && strcmp (argv[1], "window") == 0)
+    window_only (formats, n);
   else if (argc == 2 && strcmp (argv[1], "masks") == 0)
     fixed_masks (formats, 3);
   else {

@@ -3,7 +3,9 @@
  * truncated Gaussian, on noise and on natural-looking frames, 8 and 16
  * bits, clamp and mirror, radii from the crossover to the largest: max abs
  * error at most 1 LSB on 8 bits, 0.1% of the range on 16. Prints every
- * case's max error (the figures in docs/cudagaussianblur.md). */
+ * case's max error (the figures in docs/cudagaussianblur.md). The twin is
+ * the kernel's arithmetic bit for bit (kernel_gaussian.c checks the
+ * kernel against it). */
 #include "cf_test_util.h"
 #include "gaussian.h"
 #include "gaussian_paths.h"
@@ -45,7 +47,8 @@ check (int w, int h, int channels, int depth, double sx, double sy,
     CfBorder border, int kind)
 {
   CfGaussianParams p = { sx, sy, cf_gaussian_default_radius (sx),
-    cf_gaussian_default_radius (sy), 0, border, channels == 4 ? 7 : 1, 0.0,
+    cf_gaussian_default_radius (sy), 0, border,
+    channels == 4 ? 7 : CF_ALL_CHANNELS (channels), 0.0,
     CF_GAUSSIAN_WINDOW
   };
   CfPlane src = cf_test_plane_new (w, h, channels, depth, 3);
@@ -91,10 +94,23 @@ main (void)
   check (1400, 90, 4, 8, 30.0, 4.0, CF_BORDER_MIRROR, 1);
   check (200, 1300, 1, 16, 5.0, 60.0, CF_BORDER_CLAMP, 1);
   check (1400, 90, 1, 8, 100.0, 12.0, CF_BORDER_CLAMP, 0);
+  /* NV12's chroma: two channels. */
+  check (331, 173, 2, 8, 50.0, 7.0, CF_BORDER_MIRROR, 1);
   /* Tiny planes: the window runs over the border many times. */
   check (5, 3, 1, 8, 20.0, 20.0, CF_BORDER_MIRROR, 0);
   check (1, 1, 1, 16, 50.0, 50.0, CF_BORDER_CLAMP, 0);
   printf ("worst: %d LSB on 8 bits, %d on 16 bits\n", worst[0], worst[1]);
+
+  /* 8-bit planes take 3 cosines (a step moves by at most 0.26 LSB per
+   * axis), 16-bit ones 4. */
+  for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
+    CfGaussWindow plan;
+    int r = cf_gaussian_default_radius (sigmas[g]);
+    cf_gw_plan (sigmas[g], r, 8, &plan);
+    CF_CHECK (plan.terms == 3 && plan.residual <= 1.0 / 255 / 4);
+    cf_gw_plan (sigmas[g], r, 16, &plan);
+    CF_CHECK (plan.terms == 4 && plan.residual <= 1e-4);
+  }
 
   /* The automatic choice: direct below the crossover and where the fit is
    * poor (a radius far above 3 sigma), the window above. */
