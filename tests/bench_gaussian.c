@@ -324,10 +324,10 @@ main (int argc, char **argv)
   if (argc == 2 && strcmp (argv[1], "crossover") == 0)
     crossover (formats, n);
   else if (argc == 2 && strcmp (argv[1], "masks") == 0)
-    fixed_masks (formats, 3);
+    fixed_masks (formats, n);
   else {
     sweep (formats, n);
-    fixed_masks (formats, 3);
+    fixed_masks (formats, n);
     crossover (formats, n);
   }
   return 0;
