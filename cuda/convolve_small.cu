@@ -5,9 +5,10 @@
  * A warp lies along a row. Each thread loads one vector of VB bytes (VS
  * samples) of each input row in one instruction; the halo it needs (K / 2
  * pixels a side, rounded up to whole words) comes from the neighbouring
- * lanes' vectors by warp shuffles, and only the lanes at the warp's ends
- * load theirs. A thread makes R output rows from the R + K - 1 input rows,
- * each loaded and converted once:
+ * lanes' vectors by warp shuffles, so lanes 1 to 30 filter and lanes 0
+ * and 31 only load the halo around them. A thread makes R output rows from
+ * the R + K - 1 input rows, each loaded and converted once, and requests
+ * all of them before using the first (they are in flight together):
  *   - a full mask adds each input row into the K output rows it belongs to
  *     (K x K multiply-adds a sample);
  *   - a separable one (a mask of rank 1, or the Gaussian) filters the input
@@ -25,10 +26,11 @@
  *     which byte permutes pack the output words;
  *   - channels left as they are take their bytes from the input word with
  *     one logic operation a word.
- * The 2^15 start costs precision: each product's rounding is at most
- * 2^-9 |tap| of a level, so the sum is off by at most 2^-9 sum |tap|
- * (2^-9 for a normalised positive mask, 0.03 for the 3x3 Laplacian),
- * inside the tests' 1 LSB (the reference is double).
+ * The 2^15 costs precision: a product of a tap and 2^15 + v is rounded by
+ * at most 2^-9 |tap| of a level, and so is each partial sum of them, so an
+ * output is off by about 2^-8 sum |tap| at most (0.004 for a normalised
+ * positive mask, 0.06 for the 3x3 Laplacian), inside the tests' 1 LSB
+ * against the reference in double.
  *
  * Threads whose window reaches past either end of the row read those
  * samples through the border mode one by one; rows are read through it
@@ -41,6 +43,7 @@
 namespace {
 
 constexpr int BLOCK_Y = 4;      /* warps a block, one above the other */
+constexpr int OUT_LANES = 30;   /* lanes of a warp that filter */
 constexpr int MAX_K = 5;
 
 struct SmallArgs {
@@ -56,10 +59,11 @@ struct SmallArgs {
   unsigned mask;
 };
 
-/* What the first version's kernel measured best at (docs/cudaconvolve.md):
- * bytes a thread loads from a row, and output rows a thread. */
+/* Bytes a thread loads from a row (one load: 16 holds a 5x5 halo of four
+ * 16-bit channels) and output rows a thread, as measured best on an H100
+ * (docs/cudaconvolve.md). */
 template < typename T, int K > struct Shape {
-  static constexpr int VB = sizeof (T) == 1 && K == 5 ? 8 : 16;
+  static constexpr int VB = sizeof (T) == 1 ? 8 : 16;
   static constexpr int R = 8;
 };
 
@@ -158,20 +162,22 @@ small_mask (const void *__restrict__ src, size_t src_stride,
   constexpr int H = (K / 2) * C;        /* halo samples a side */
   constexpr int HW = (H + S - 1) / S;   /* halo words a side */
   constexpr int HS = HW * S;
+  constexpr int ROWS = R + K - 1;       /* input rows */
   static_assert (HW <= VW, "the halo comes from the adjacent lanes only");
   /* in[i] is sample s0 - HS + i; those used are [HS - H, HS + VS + H). */
   constexpr int N = VS + 2 * HS;
 
+  /* Lanes 1..30 filter; lanes 0 and 31 only load the halo around them. */
   const int lane = threadIdx.x;
   const int samples = width * C;
-  const int t = blockIdx.x * 32 + lane;
-  const int s0 = t * VS;
+  const int s0 = (blockIdx.x * OUT_LANES + lane - 1) * VS;
   const int y0 = (blockIdx.y * BLOCK_Y + threadIdx.y) * R;
-  if (y0 >= height || (int) blockIdx.x * 32 * VS >= samples)
+  if (y0 >= height)
     return;                     /* the whole warp */
-  const bool whole = s0 + VS <= samples;
+  const bool filters = lane >= 1 && lane <= OUT_LANES && s0 < samples;
+  const bool whole = s0 >= 0 && s0 + VS <= samples;
   const bool left_border = s0 == 0;     /* s0 - H < 0 (H <= VS) */
-  const bool right_border = s0 < samples && s0 + VS + H > samples;
+  const bool right_border = filters && s0 + VS + H > samples;
 
   /* Bytes of the output words that keep the input's (unfiltered channels). */
   uint32_t keep[VW];
@@ -180,36 +186,41 @@ small_mask (const void *__restrict__ src, size_t src_stride,
     keep[q] = 0;
 #pragma unroll
     for (int k = 0; k < S; k++) {
-      const int c = C == 3 ? (s0 + q * S + k) % 3 : (q * S + k) % C;
+      const int c = C == 3 ? (s0 + 3 * VS + q * S + k) % 3 : (q * S + k) % C;
       if (!((a.mask >> c) & 1u))
         keep[q] |= (sizeof (T) == 1 ? 0xFFu : 0xFFFFu) << (8 * sizeof (T) *
             k);
     }
   }
 
-  uint32_t raw[R + K - 1][VW];  /* input rows as loaded (the centre's kept) */
+  /* Every input row's vector is requested before any is used: a thread's
+   * rows are in flight together. Vectors not wholly inside the row are
+   * read from its start here and word by word below. */
+  int ys[ROWS];                 /* input row indices (a pointer takes two registers) */
+  uint32_t raw[ROWS][VW];       /* input rows as loaded (the centre's kept) */
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) {
+    ys[r] = cf_border_index (y0 + r - K / 2, height, a.border);
+    const T *row = cf_row < T > (src, src_stride, ys[r]);
+    load_vector < VW > (raw[r], whole ? row + s0 : row);
+  }
+
   float acc[R][VS];
 #pragma unroll
-  for (int r = 0; r < R + K - 1; r++) {
-    const T *row = cf_row < T > (src, src_stride,
-        cf_border_index (y0 + r - K / 2, height, a.border));
+  for (int r = 0; r < ROWS; r++) {
+    const T *row = cf_row < T > (src, src_stride, ys[r]);
     uint32_t *w = raw[r];
-    if (whole) {
-      load_vector < VW > (w, row + s0);
-    } else {
+    if (!whole) {
 #pragma unroll
       for (int q = 0; q < VW; q++)
-        w[q] = s0 + q * S < samples ? load_word (row, s0 + q * S, samples) : 0;
+        w[q] = s0 >= 0 && s0 + q * S < samples ?
+            load_word (row, s0 + q * S, samples) : 0;
     }
     uint32_t left[HW], right[HW];
 #pragma unroll
     for (int q = 0; q < HW; q++) {
       left[q] = __shfl_up_sync (0xffffffffu, w[VW - HW + q], 1);
       right[q] = __shfl_down_sync (0xffffffffu, w[q], 1);
-      if (lane == 0 && s0 > 0)
-        left[q] = *(const uint32_t *) (row + s0 - HS + q * S);
-      if (lane == 31 && s0 + VS + q * S < samples)
-        right[q] = load_word (row, s0 + VS + q * S, samples);
     }
     float in[N];
 #pragma unroll
@@ -266,7 +277,7 @@ small_mask (const void *__restrict__ src, size_t src_stride,
 
     /* Output row o is complete once its last input row is in. */
     const int o = r - (K - 1);
-    if (o < 0 || y0 + o >= height)
+    if (o < 0 || y0 + o >= height || !filters)
       continue;
     const uint32_t *centre = raw[o + K / 2];
     float *v = acc[o];
@@ -316,9 +327,9 @@ launch (const CfPlane * src, const CfPlane * dst, const SmallArgs & a,
 {
   typedef Shape < T, K > Sh;
   constexpr int VS = Sh::VB / sizeof (T);
-  const int threads = (src->width * C + VS - 1) / VS;
+  const int vectors = (src->width * C + VS - 1) / VS;
   const dim3 block (32, BLOCK_Y);
-  const dim3 grid ((threads + 31) / 32,
+  const dim3 grid ((vectors + OUT_LANES - 1) / OUT_LANES,
       (src->height + BLOCK_Y * Sh::R - 1) / (BLOCK_Y * Sh::R));
   small_mask < T, C, K, SEP, Sh::VB, Sh::R > <<<grid, block, 0, stream>>>
       (src->data, src->stride, dst->data, dst->stride, src->width,
@@ -356,8 +367,11 @@ launch_mask (const CfPlane * src, const CfPlane * dst, int k, bool sep,
 int
 vector_bytes (const CfPlane * p, int k)
 {
-  return p->depth > 8 ? Shape < unsigned short, 3 >::VB : k == 3 ?
-      Shape < unsigned char, 3 >::VB : Shape < unsigned char, 5 >::VB;
+  if (p->depth > 8)
+    return k == 3 ? Shape < unsigned short, 3 >::VB :
+        Shape < unsigned short, 5 >::VB;
+  return k == 3 ? Shape < unsigned char, 3 >::VB :
+      Shape < unsigned char, 5 >::VB;
 }
 
 bool
@@ -379,6 +393,64 @@ set_output (SmallArgs * a, const CfPlane * dst, float offset, int absolute,
   a->offset_scaled = offset * a->inv_max;
   a->absolute = absolute;
   a->bias = dst->depth > 8 ? 0.0f : (float) (-32768.0 * sum);
+}
+
+SmallArgs
+convolve_args (const CfPlane * dst, const CfConvolvePlan * plan,
+    const CfConvolveParams * params)
+{
+  const int k = plan->width;
+  SmallArgs a = { };
+  double sum = 0.0;
+  if (plan->separable) {
+    for (int i = 0; i < k; i++) {
+      a.row[i] = plan->row[i];
+      a.col[i] = plan->col[i];
+      sum += plan->row[i];      /* the bias enters the row pass */
+    }
+  } else {
+    for (int i = 0; i < k * k; i++) {
+      a.taps[i] = plan->taps[i];
+      sum += plan->taps[i];
+    }
+  }
+  set_output (&a, dst, plan->offset, plan->absolute, sum);
+  a.border = params->border;
+  a.mask = params->channel_mask;
+  return a;
+}
+
+/* The mask side: 5 where either radius is 2, else 3. */
+int
+gaussian_side (const CfGaussianParams * p)
+{
+  return p->radius_x == 2 || p->radius_y == 2 ? 5 : 3;
+}
+
+/* Both axes' weights over the k taps (zero past an axis' radius). */
+SmallArgs
+gaussian_args (const CfPlane * dst, const CfGaussianParams * p)
+{
+  const int k = gaussian_side (p);
+  float wx[3] = { 1.0f }, wy[3] = { 1.0f };
+  SmallArgs a = { };
+  double sum = 0.0;
+  if (p->radius_x > 0)
+    cf_gaussian_weights (p->sigma_x, p->radius_x, wx);
+  if (p->radius_y > 0)
+    cf_gaussian_weights (p->sigma_y, p->radius_y, wy);
+  for (int i = 0; i < k; i++) {
+    const int d = i > k / 2 ? i - k / 2 : k / 2 - i;
+    a.row[i] = d <= p->radius_x ? wx[d] : 0.0f;
+    a.col[i] = d <= p->radius_y ? wy[d] : 0.0f;
+    sum += a.row[i];
+  }
+  set_output (&a, dst, 0.0f, 0, sum);
+  a.amount = (float) p->sharpen;
+  a.threshold = (float) (p->threshold * a.max);
+  a.border = p->border;
+  a.mask = p->channel_mask;
+  return a;
 }
 
 CfStatus
@@ -404,25 +476,8 @@ cf_convolve_small (const CfPlane * src, const CfPlane * dst,
     const CfConvolvePlan * plan, const CfConvolveParams * params,
     cudaStream_t stream)
 {
-  const int k = plan->width;
-  SmallArgs a = { };
-  double sum = 0.0;
-  if (plan->separable) {
-    for (int i = 0; i < k; i++) {
-      a.row[i] = plan->row[i];
-      a.col[i] = plan->col[i];
-      sum += plan->row[i];      /* the bias enters the row pass */
-    }
-  } else {
-    for (int i = 0; i < k * k; i++) {
-      a.taps[i] = plan->taps[i];
-      sum += plan->taps[i];
-    }
-  }
-  set_output (&a, dst, plan->offset, plan->absolute, sum);
-  a.border = params->border;
-  a.mask = params->channel_mask;
-  return run (src, dst, k, plan->separable, a, stream);
+  return run (src, dst, plan->width, plan->separable, convolve_args (dst,
+          plan, params), stream);
 }
 
 bool
@@ -430,32 +485,13 @@ cf_convolve_small_gaussian_fits (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p)
 {
   return p->radius_x <= 2 && p->radius_y <= 2
-      && fits (src, dst, p->radius_x == 2 || p->radius_y == 2 ? 5 : 3);
+      && fits (src, dst, gaussian_side (p));
 }
 
 CfStatus
 cf_convolve_small_gaussian (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p, cudaStream_t stream)
 {
-  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
-  const int k = r == 2 ? 5 : 3;
-  float wx[3] = { 1.0f }, wy[3] = { 1.0f };
-  SmallArgs a = { };
-  double sum = 0.0;
-  if (p->radius_x > 0)
-    cf_gaussian_weights (p->sigma_x, p->radius_x, wx);
-  if (p->radius_y > 0)
-    cf_gaussian_weights (p->sigma_y, p->radius_y, wy);
-  for (int i = 0; i < k; i++) {
-    const int d = i > k / 2 ? i - k / 2 : k / 2 - i;
-    a.row[i] = d <= p->radius_x ? wx[d] : 0.0f;
-    a.col[i] = d <= p->radius_y ? wy[d] : 0.0f;
-    sum += a.row[i];
-  }
-  set_output (&a, dst, 0.0f, 0, sum);
-  a.amount = (float) p->sharpen;
-  a.threshold = (float) (p->threshold * a.max);
-  a.border = p->border;
-  a.mask = p->channel_mask;
-  return run (src, dst, k, true, a, stream);
+  return run (src, dst, gaussian_side (p), true, gaussian_args (dst, p),
+      stream);
 }
