@@ -12,9 +12,11 @@
  *
  * cf_gaussian_blur picks the path: the window one (gaussian_window.cu)
  * where cf_gaussian_uses_window says so, gaussian_wide.cu above radius
- * CF_GAUSSIAN_TILE_MAX_RADIUS, gaussian_small.cu for radii up to 2 on
- * aligned planes, this kernel otherwise. */
+ * CF_GAUSSIAN_TILE_MAX_RADIUS, the register path of cudaconvolve's small
+ * masks (convolve_small.cu) for radii up to 2 on aligned planes, this
+ * kernel otherwise. */
 #include "gaussian_paths.h"
+#include "convolve_small.cuh"
 #include "cf_kernel.cuh"
 
 
@@ -301,9 +303,9 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   size_t quad_bytes = 4 * (size_t) cf_plane_bytes_per_sample (src);
   int aligned = ((uintptr_t) src->data | (uintptr_t) dst->data | src->stride |
       dst->stride) % quad_bytes == 0;
-  if (aligned && p->radius_x <= CF_GAUSSIAN_SMALL_MAX_RADIUS
-      && p->radius_y <= CF_GAUSSIAN_SMALL_MAX_RADIUS)
-    return cf_gaussian_small (exec, src, dst, p);
+  if (cf_convolve_small_gaussian_fits (src, dst, p))
+    return cf_convolve_small_gaussian (src, dst, p,
+        (cudaStream_t) exec->stream);
 
   GaussArgs a = { };
   a.wx[0] = a.wy[0] = 1.0f;
