@@ -21,10 +21,10 @@ namespace {
  * the 16-bit histogram. */
 constexpr int AUTO_REGISTERS_MAX_RADIUS = 4;
 /* Thin windows: the strip kernel, faster than the histogram on every one
- * measured (H100, docs/cudamedian.md), except 5 x 23 on 8-bit planes of three or more filtered
- * channels, where the 8-bit histogram is a little faster (RGBA 1.172 ms
- * against 1.202 at 4K, 0.285 against 0.310 at 1080p; one channel: 0.397
- * against 0.333). */
+ * measured (H100, docs/cudamedian.md) and than the 1-D radix pass, except
+ * 5 x 23 on 8-bit planes of three or more filtered channels, where the
+ * 8-bit histogram is a little faster (RGBA 1.174 ms against 1.240 at 4K,
+ * 0.285 against 0.316 at 1080p; one channel: 0.398 against 0.345). */
 constexpr int AUTO_STRIP_MAX_LONG_RADIUS_5_COLOUR_8 = 10;
 constexpr int AUTO_RANKS_MAX_RADIUS_8 = 5;
 constexpr int AUTO_RANKS_MAX_RADIUS_16 = CF_MEDIAN_RANKS_MAX_RADIUS;

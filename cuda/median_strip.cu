@@ -18,8 +18,9 @@
  * along the long side and one across it. Tall windows give a warp's lanes
  * neighbouring pixels and each thread M rows; wide ones give the lanes
  * neighbouring rows (the tile's row length is odd, so they hit different
- * banks) and each thread M pixels. A thread works on one filtered channel;
- * the first filtered channel's thread copies the others. */
+ * banks) and each thread M pixels, and write through shared memory. A
+ * thread works on one filtered channel; the first filtered channel's
+ * thread copies the others. */
 #include "median_kernels.cuh"
 #include "median_forgetful.cuh"
 
@@ -86,9 +87,13 @@ store_sample (unsigned char *row, int i, bool deep, unsigned v)
 }
 
 /* KS x KL windows: KS across, KL along the long side (tall: KS wide and KL
- * high; wide: the transpose). */
+ * high; wide: the transpose). 3 x 15 .. 3 x 31 are held to three blocks
+ * an SM: left free, ptxas gives 3 x 31 92 registers and two blocks, 10%
+ * slower on the H100. The others are left free: held to three (or two for
+ * 5 x N) blocks, 1 x 3 .. 9 x 3 took more registers and were 12 to 29%
+ * slower. */
 template < int KS, int KL > __global__ void
-__launch_bounds__ (256)
+__launch_bounds__ (256, KS == 3 && KL >= 15 ? 3 : 1)
 median_strip (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     int channels, bool deep, bool tall, CfBorder border, int filtered,
@@ -154,25 +159,37 @@ median_strip (const void *__restrict__ src, size_t src_stride,
   auto at = [&](int a, int b)->unsigned {
     return base[a * along + b * across + c];
   };
+  /* Wide strips put their outputs in shared memory first (after the tile,
+   * rows of an odd number of words so that the lanes' rows hit different
+   * banks), then the block writes them row by row: written straight, a
+   * warp's 32 rows cost 32 sectors a store. */
+  const int out_w = 2 * half * channels;        /* samples of a block row */
+  const int out_stride = 2 * (((out_w + 1) / 2) | 1);  /* odd words */
+  unsigned short *out_tile = (unsigned short *) (tile + tile_w * tile_h);
   auto emit = [&](int j, unsigned med) {
-    const int ox = x0 + px + (tall ? 0 : j), oy = y0 + py + (tall ? j : 0);
-    if (oy >= height)
+    const int ox = px + (tall ? 0 : j), oy = py + (tall ? j : 0);
+    if (y0 + oy >= height)
       return;
-    unsigned char *out = (unsigned char *) dst + dst_stride * oy;
+    unsigned char *out = (unsigned char *) dst + dst_stride * (y0 + oy);
+    unsigned short *staged = out_tile + oy * out_stride;
     const unsigned *centre = base + (j + KL / 2) * along + (KS / 2) * across;
 #pragma unroll
     for (int l = 0; l < 2; l++) {
       const int x = ox + l * half;
-      if (x >= width)
+      if (tall && x0 + x >= width)
         continue;
-      store_sample (out, x * channels + c, deep, (med >> (16 * l)) & 0xffffu);
+      auto put = [&](int ch, unsigned value) {
+        value = (value >> (16 * l)) & 0xffffu;
+        if (tall)
+          store_sample (out, (x0 + x) * channels + ch, deep, value);
+        else
+          staged[x * channels + ch] = (unsigned short) value;
+      };
+      put (c, med);
       if (k != 0)
         continue;
-      for (unsigned m = copied; m; m &= m - 1) {
-        int cc = __ffs (m) - 1;
-        store_sample (out, x * channels + cc, deep,
-            (centre[cc] >> (16 * l)) & 0xffffu);
-      }
+      for (unsigned m = copied; m; m &= m - 1)
+        put (__ffs (m) - 1, centre[__ffs (m) - 1]);
     }
   };
 
@@ -185,6 +202,18 @@ median_strip (const void *__restrict__ src, size_t src_stride,
     v[i] = common (i);
   cf_median_forget < KEEP, COMMON - KEEP > (v, common, KEEP);
   select_strip < KS, KL, 2 * KEEP - COMMON, 0, M > (v, at, emit);
+  if (tall)
+    return;
+  __syncthreads ();
+  const int rows = min (block_rows, height - y0);
+  const int samples = min (out_w, row_samples - x0 * channels);
+  const int threads = blockDim.x * LINES;
+  for (int i = threadIdx.y * blockDim.x + threadIdx.x; i < rows * samples;
+      i += threads) {
+    const int r = i / samples, x = i - r * samples;
+    store_sample ((unsigned char *) dst + dst_stride * (y0 + r),
+        x0 * channels + x, deep, out_tile[r * out_stride + x]);
+  }
 }
 
 template < int KS, int KL > CfStatus
@@ -205,7 +234,11 @@ launch (const CfPlane * src, const CfPlane * dst, bool tall, CfBorder border,
   const int block_rows = tall ? LINES * M : groups;
   const int rx = (tall ? KS : KL) / 2, ry = (tall ? KL : KS) / 2;
   const int tile_w = ((half + 2 * rx) * src->channels) | 1;
-  const size_t smem = sizeof (unsigned) * tile_w * (block_rows + 2 * ry);
+  /* wide strips: then their outputs, rows of an odd number of words */
+  const int out_w = 2 * half * src->channels;
+  const size_t smem = sizeof (unsigned) * tile_w * (block_rows + 2 * ry)
+      + (tall ? 0 : sizeof (unsigned short) * 2 * (((out_w + 1) / 2) | 1)
+      * block_rows);
   const dim3 block (filtered * groups, LINES);
   const dim3 grid ((src->width + 2 * half - 1) / (2 * half),
       (src->height + block_rows - 1) / block_rows);
