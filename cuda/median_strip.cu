@@ -87,17 +87,13 @@ store_sample (unsigned char *row, int i, bool deep, unsigned v)
 }
 
 /* KS x KL windows: KS across, KL along the long side (tall: KS wide and KL
- * high; wide: the transpose). 3 x 15 .. 3 x 31 are held to three blocks
- * an SM: left free, ptxas gives 3 x 31 92 registers and two blocks, 10%
- * slower on the H100. The others are left free: held to three (or two for
- * 5 x N) blocks, 1 x 3 .. 9 x 3 took more registers and were 12 to 29%
- * slower. */
-template < int KS, int KL > __global__ void
-__launch_bounds__ (256, KS == 3 && KL >= 15 ? 3 : 1)
-median_strip (const void *__restrict__ src, size_t src_stride,
+ * high; wide: the transpose). The kernels below wrap it with their launch
+ * bounds. */
+template < int KS, int KL > __device__ __forceinline__ void
+strip_body (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
     int channels, bool deep, bool tall, CfBorder border, int filtered,
-    unsigned order, unsigned copied, const CfGateTile gate)
+    unsigned order, unsigned copied, const CfGateTile & gate)
 {
   constexpr int M = strip_outputs (KS, KL);
   constexpr int KEEP = KS * KL / 2 + 2;
@@ -216,6 +212,36 @@ median_strip (const void *__restrict__ src, size_t src_stride,
   }
 }
 
+#define CF_STRIP_KERNEL_ARGS const void *__restrict__ src, size_t src_stride, \
+    void *__restrict__ dst, size_t dst_stride, int width, int height, \
+    int channels, bool deep, bool tall, CfBorder border, int filtered, \
+    unsigned order, unsigned copied, const CfGateTile gate
+#define CF_STRIP_BODY strip_body < KS, KL > (src, src_stride, dst, \
+    dst_stride, width, height, channels, deep, tall, border, filtered, \
+    order, copied, gate)
+
+/* Register allocation left to ptxas: any directive on the blocks an SM
+ * (even one) gave 1 x 3 .. 9 x 3 more registers, and they were 12 to 29%
+ * slower on the H100. */
+template < int KS, int KL > __global__ void
+__launch_bounds__ (256)
+median_strip (CF_STRIP_KERNEL_ARGS)
+{
+  CF_STRIP_BODY;
+}
+
+/* 3 x 15 .. 3 x 31, held to three blocks an SM: left free, ptxas gives
+ * 3 x 31 92 registers and two blocks, 10% slower on the H100. */
+template < int KS, int KL > __global__ void
+__launch_bounds__ (256, 3)
+median_strip_held (CF_STRIP_KERNEL_ARGS)
+{
+  CF_STRIP_BODY;
+}
+
+#undef CF_STRIP_KERNEL_ARGS
+#undef CF_STRIP_BODY
+
 template < int KS, int KL > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, bool tall, CfBorder border,
     unsigned mask, const CfGateTile & gate, cudaStream_t stream)
@@ -242,10 +268,16 @@ launch (const CfPlane * src, const CfPlane * dst, bool tall, CfBorder border,
   const dim3 block (filtered * groups, LINES);
   const dim3 grid ((src->width + 2 * half - 1) / (2 * half),
       (src->height + block_rows - 1) / block_rows);
-  median_strip < KS, KL > <<<grid, block, smem, stream>>> (src->data,
-      src->stride, dst->data, dst->stride, src->width, src->height,
-      src->channels, src->depth > 8, tall, border, filtered, order,
-      CF_ALL_CHANNELS (src->channels) & ~mask, gate);
+  auto run = [&](auto kernel) {
+    kernel <<< grid, block, smem, stream >>> (src->data, src->stride,
+        dst->data, dst->stride, src->width, src->height, src->channels,
+        src->depth > 8, tall, border, filtered, order,
+        CF_ALL_CHANNELS (src->channels) & ~mask, gate);
+  };
+  if constexpr (KS == 3 && KL >= 15)
+    run (median_strip_held < KS, KL >);
+  else
+    run (median_strip < KS, KL >);
   return cf_launch_status ();
 }
 
