@@ -1,9 +1,10 @@
 /* cf_median: checks the parameters, picks a kernel by window and runs the
  * iterations, ping-ponging through scratch memory so that the last one
  * lands in dst. The kernels are in median_registers.cu (3 x 3),
- * median_registers_quad.cu (5 x 5 to 15 x 15), median_ranks.cu (11 x 11
- * to 31 x 31), median_histogram.cu (any window) and median_separable.cu
- * (smoother). */
+ * median_registers_quad.cu (5 x 5 to 15 x 15), median_strip.cu (thin
+ * windows: 1 x 3 to 5 x 23), median_ranks.cu (11 x 11 to 31 x 31),
+ * median_histogram.cu (any window) and median_separable.cu (smoother, and
+ * 1-D windows longer than the strip kernel takes). */
 #include "median.h"
 #include "median_kernels.cuh"
 #include "cf_runtime.h"
@@ -19,6 +20,12 @@ namespace {
  * faster than the sorted-column kernel they replaced from 15 x 15), then
  * the 16-bit histogram. */
 constexpr int AUTO_REGISTERS_MAX_RADIUS = 4;
+/* Thin windows: the strip kernel, faster than the histogram on every one
+ * measured (H100, docs/cudamedian.md) and than the 1-D radix pass, except
+ * 5 x 23 on 8-bit planes of three or more filtered channels, where the
+ * 8-bit histogram is a little faster (RGBA 1.174 ms against 1.240 at 4K,
+ * 0.285 against 0.316 at 1080p; one channel: 0.398 against 0.345). */
+constexpr int AUTO_STRIP_MAX_LONG_RADIUS_5_COLOUR_8 = 10;
 constexpr int AUTO_RANKS_MAX_RADIUS_8 = 5;
 constexpr int AUTO_RANKS_MAX_RADIUS_16 = CF_MEDIAN_RANKS_MAX_RADIUS;
 
@@ -50,20 +57,36 @@ params_valid (const CfMedianParams * p)
     return p->mode == CF_MEDIAN_EXACT && p->radius_x == p->radius_y
         && p->radius_x >= CF_MEDIAN_RANKS_MIN_RADIUS
         && p->radius_x <= CF_MEDIAN_RANKS_MAX_RADIUS;
+  if (p->kernel == CF_MEDIAN_KERNEL_STRIP)
+    return p->mode == CF_MEDIAN_EXACT
+        && cf_median_strip_takes (p->radius_x, p->radius_y);
   return p->kernel == CF_MEDIAN_KERNEL_AUTO
       || p->kernel == CF_MEDIAN_KERNEL_HISTOGRAM;
 }
 
-/* The exact kernel for p on samples of `depth` bits (AUTO runs 1-D windows
- * on the separable kernel: median_pass). Non-square windows: the sliding
- * histogram. */
+/* The exact kernel for p on @plane; AUTO for a 1-D window that the strip
+ * kernel does not take (longer than 1 x 31): the separable kernel's single
+ * pass, radix select, is its exact median (median_pass). Thin windows run
+ * on the strip kernel, other non-square ones on the sliding histogram. */
 CfMedianKernel
-exact_kernel (const CfMedianParams * p, int depth)
+exact_kernel (const CfMedianParams * p, const CfPlane * plane)
 {
   if (p->kernel != CF_MEDIAN_KERNEL_AUTO)
     return p->kernel;
-  if (p->radius_x != p->radius_y)
+  const int depth = plane->depth;
+  if (p->radius_x != p->radius_y) {
+    const int shorter = p->radius_x < p->radius_y ? p->radius_x : p->radius_y;
+    const int longer = p->radius_x + p->radius_y - shorter;
+    const int filtered = __builtin_popcount (p->channel_mask &
+        CF_ALL_CHANNELS (plane->channels));
+    if (cf_median_strip_takes (p->radius_x, p->radius_y)
+        && !(depth <= 8 && filtered >= 3 && shorter == 2
+            && longer > AUTO_STRIP_MAX_LONG_RADIUS_5_COLOUR_8))
+      return CF_MEDIAN_KERNEL_STRIP;
+    if (shorter == 0)
+      return CF_MEDIAN_KERNEL_AUTO;
     return CF_MEDIAN_KERNEL_HISTOGRAM;
+  }
   if (p->radius_x <= AUTO_REGISTERS_MAX_RADIUS)
     return CF_MEDIAN_KERNEL_REGISTERS;
   if (p->radius_x <= (depth > 8 ? AUTO_RANKS_MAX_RADIUS_16 :
@@ -79,12 +102,8 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
     void *ranks, const CfMedianParams * p, unsigned mask,
     const CfGateTile & gate, cudaStream_t stream)
 {
-  /* A 1 x N or N x 1 window's median is the 1-D median that the separable
-   * kernel's single pass takes, exactly: AUTO runs it in both modes. */
-  const bool one_d = p->radius_x == 0 || p->radius_y == 0;
-  if (p->mode == CF_MEDIAN_EXACT
-      && !(one_d && p->kernel == CF_MEDIAN_KERNEL_AUTO)) {
-    switch (exact_kernel (p, in->depth)) {
+  if (p->mode == CF_MEDIAN_EXACT) {
+    switch (exact_kernel (p, in)) {
       case CF_MEDIAN_KERNEL_REGISTERS:
         return p->radius_x == 1 ?
             cf_median_launch_registers_3x3 (in, out, p->border, mask, gate,
@@ -94,9 +113,14 @@ median_pass (const CfPlane * in, const CfPlane * out, const CfPlane * cols,
       case CF_MEDIAN_KERNEL_RANKS:
         return cf_median_launch_ranks (in, out, p->radius_x, p->border,
             mask, ranks, stream);
-      default:
+      case CF_MEDIAN_KERNEL_STRIP:
+        return cf_median_launch_strip (in, out, p->radius_x, p->radius_y,
+            p->border, mask, gate, stream);
+      case CF_MEDIAN_KERNEL_HISTOGRAM:
         return cf_median_launch_histogram (in, out, p->radius_x, p->radius_y,
             p->border, mask, gate, stream);
+      case CF_MEDIAN_KERNEL_AUTO:
+        break;                  /* a 1-D window: the radix pass below */
     }
   }
   if (p->radius_x == 0)
@@ -122,7 +146,7 @@ cf_median_scratch_size (const CfPlane * plane, const CfMedianParams * p)
       && p->radius_x > 0 && p->radius_y > 0);
   size_t bytes = planes * scratch_stride (plane) * plane->height;
   if (p->mode == CF_MEDIAN_EXACT
-      && exact_kernel (p, plane->depth) == CF_MEDIAN_KERNEL_RANKS)
+      && exact_kernel (p, plane) == CF_MEDIAN_KERNEL_RANKS)
     bytes += cf_median_ranks_scratch_size (plane, p->radius_x);
   return bytes;
 }

@@ -16,6 +16,11 @@ extern "C" {
 /* The radii of the rank-bitmap kernel (11 x 11 to 31 x 31). */
 #define CF_MEDIAN_RANKS_MIN_RADIUS 5
 #define CF_MEDIAN_RANKS_MAX_RADIUS 15
+/* The strip kernel's windows: short radius 0..2 (1, 3 or 5 pixels) and a
+ * longer one, up to 15 (1x31, 3x31) or, for 5-pixel windows, 11 (5x23). */
+#define CF_MEDIAN_STRIP_MAX_SHORT_RADIUS 2
+#define CF_MEDIAN_STRIP_MAX_LONG_RADIUS 15
+#define CF_MEDIAN_STRIP_MAX_LONG_RADIUS_5 11
 
 typedef enum {
   CF_MEDIAN_EXACT = 0,          /* the median of the whole window */
@@ -30,9 +35,11 @@ typedef enum {
   CF_MEDIAN_KERNEL_REGISTERS,   /* forgetful selection, square windows up to
                                  * CF_MEDIAN_REGISTERS_MAX_RADIUS */
   CF_MEDIAN_KERNEL_HISTOGRAM,   /* sliding histogram, any window */
-  CF_MEDIAN_KERNEL_RANKS        /* tile ranks and a sliding bitmap, square
+  CF_MEDIAN_KERNEL_RANKS,       /* tile ranks and a sliding bitmap, square
                                  * windows of radius
                                  * CF_MEDIAN_RANKS_MIN_RADIUS..MAX_RADIUS */
+  CF_MEDIAN_KERNEL_STRIP        /* forgetful selection shared along the long
+                                 * side, thin windows (CF_MEDIAN_STRIP_*) */
 } CfMedianKernel;
 
 typedef struct {

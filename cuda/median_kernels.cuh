@@ -57,6 +57,14 @@ CfStatus cf_median_launch_registers_quad (const CfPlane * src,
     const CfPlane * dst, int radius, CfBorder border, unsigned mask,
     const CfGateTile & gate, cudaStream_t stream);
 
+/* Exact, thin windows (CF_MEDIAN_STRIP_*: 1x3 .. 1x31, 3x5 .. 3x31,
+ * 5x7 .. 5x23 and their transposes): forgetful selection shared by a strip
+ * of outputs along the long side (median_strip.cu). */
+bool cf_median_strip_takes (int radius_x, int radius_y);
+CfStatus cf_median_launch_strip (const CfPlane * src, const CfPlane * dst,
+    int radius_x, int radius_y, CfBorder border, unsigned mask,
+    const CfGateTile & gate, cudaStream_t stream);
+
 /* Exact, any window: sliding histograms (median_histogram.cu). */
 CfStatus cf_median_launch_histogram (const CfPlane * src, const CfPlane * dst,
     int radius_x, int radius_y, CfBorder border, unsigned mask,

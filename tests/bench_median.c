@@ -3,8 +3,10 @@
  * border mode), for every kernel that takes each window. Prints markdown.
  * GRAY16 runs twice: on full-range noise (the 16-bit histogram's worst case)
  * and on a smooth image with mild noise (what cameras and probes give).
- * Then non-square windows (GRAY8 and GRAY16) against their squares, the
- * floor and NPP; `bench_median shapes` prints only that table. */
+ * Then non-square windows (GRAY8, GRAY16 and RGBA, 1080p and 4K) against
+ * their squares, the floor and NPP, with the strip and histogram kernels
+ * (and the 1-D radix pass) forced beside AUTO; `bench_median shapes` prints
+ * only that table. */
 #include "cf_bench_util.h"
 #include "median.h"
 #include "cf_runtime.h"
@@ -19,6 +21,9 @@
 #define SLOW_MS 20.0
 #define WIDTH 3840
 #define HEIGHT 2160
+
+/* The frame size of the runs (the shapes table also runs at 1080p). */
+static int frame_w = WIDTH, frame_h = HEIGHT;
 
 typedef int (*NppMedianFn) (const void *src, int src_step, void *dst,
     int dst_step, CfNppiSize roi, CfNppiSize mask, CfNppiPoint anchor,
@@ -76,15 +81,15 @@ npp_median (void *c, int i)
 static void
 fill_smooth (CfBenchFrames * f)
 {
-  size_t n = (size_t) WIDTH * HEIGHT;
+  size_t n = (size_t) frame_w * frame_h;
   uint16_t *host = malloc (n * sizeof (uint16_t));
-  for (int y = 0; y < HEIGHT; y++)
-    for (int x = 0; x < WIDTH; x++)
-      host[(size_t) y * WIDTH + x] = (uint16_t) (30000.0 +
+  for (int y = 0; y < frame_h; y++)
+    for (int x = 0; x < frame_w; x++)
+      host[(size_t) y * frame_w + x] = (uint16_t) (30000.0 +
           20000.0 * sin (x / 300.0) * cos (y / 200.0) + (rand () % 257) - 128);
   for (int i = 0; i < f->count; i++)
     cf_bench_check (cf_copy_2d_async (f->src[i].data, f->src[i].stride, host,
-            WIDTH * sizeof (uint16_t), WIDTH * sizeof (uint16_t), HEIGHT,
+            frame_w * sizeof (uint16_t), frame_w * sizeof (uint16_t), frame_h,
             cf_bench_stream ()), "upload");
   cf_bench_check (cf_stream_synchronize (cf_bench_stream ()), "upload");
   free (host);
@@ -94,7 +99,7 @@ fill_smooth (CfBenchFrames * f)
 static void
 run_init (Run * r, const Format * f)
 {
-  r->frames = cf_bench_frames_new (WIDTH, HEIGHT, f->channels, f->depth);
+  r->frames = cf_bench_frames_new (frame_w, frame_h, f->channels, f->depth);
   if (f->smooth)
     fill_smooth (&r->frames);
   r->ours.frames = &r->frames;
@@ -125,8 +130,8 @@ npp_prepare (Run * r, const Format * f, int w, int h)
   get_size = (NppMedianSizeFn) cf_npp_symbol (name);
   if (!r->npp || !get_size)
     return;
-  r->npp_roi.width = WIDTH - 2 * (w / 2);
-  r->npp_roi.height = HEIGHT - 2 * (h / 2);
+  r->npp_roi.width = frame_w - 2 * (w / 2);
+  r->npp_roi.height = frame_h - 2 * (h / 2);
   r->npp_mask.width = w;
   r->npp_mask.height = h;
   if (get_size (r->npp_roi, r->npp_mask, &bytes, r->ctx) != 0)
@@ -195,52 +200,96 @@ profile_one (int argc, char **argv, const Format * formats, size_t n)
   return 1;
 }
 
+/* Time of kernel k (mode m) on r's window, or "-" where cf_median refuses
+ * it (a kernel that does not take the window). */
+static void
+forced_cell (Run * r, CfMedianMode m, CfMedianKernel k, char *cell, size_t len)
+{
+  CfMedianParams saved = r->p;
+  CfExec ex = { 1, cf_bench_stream (), &r->ours.scratch };
+  r->p.mode = m;
+  r->p.kernel = k;
+  if (cf_median (&ex, &r->frames.src[0], &r->frames.dst[0], &r->p) == CF_OK)
+    snprintf (cell, len, "%.3f", cf_bench_time_ms (cf_bench_filter, &r->ours,
+            REPS, SLOW_MS));
+  else
+    snprintf (cell, len, "-");
+  r->p = saved;
+}
+
 /* cudamedian width x height (ultrasound speckle: longer along the beam),
- * exact, AUTO, in the first @n formats: each against the square of its
- * longer side, the copy floor and NPP's median of the same window. */
+ * exact, in the first @n formats at 1080p and 4K: AUTO, the strip and
+ * histogram kernels forced (and the 1-D radix pass, mode separable, for a
+ * 1-D window), against the square of the longer side, the copy floor and
+ * NPP's median of the same window. */
 static void
 non_square (const Format * formats, size_t n)
 {
   static const int shapes[][2] = { {1, 3}, {3, 1}, {3, 9}, {9, 3}, {3, 23},
-  {5, 15}, {1, 31}, {31, 1}
+  {23, 3}, {5, 15}, {5, 23}, {3, 31}, {1, 31}, {31, 1}
   };
+  static const int frames[][2] = { {1920, 1080}, {3840, 2160} };
 
-  printf ("\n### Non-square windows, %dx%d, exact, clamp border, "
-      "milliseconds (median of %d)\n\n", WIDTH, HEIGHT, REPS);
-  cf_bench_table ("format | window | ms | square | square ms | "
-      "window / square | copy floor | window / floor | NPP | NPP / ours");
-  for (size_t f = 0; f < n; f++) {
-    Run r = { 0 };
-    run_init (&r, &formats[f]);
-    r.ctx = cf_npp_context ();
-    double floor_ms = cf_bench_copy_ms (&r.frames, REPS);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-      int w = shapes[i][0], h = shapes[i][1], side = w > h ? w : h;
-      CfMedianParams p = { w / 2, h / 2, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP,
-        formats[f].mask, CF_MEDIAN_KERNEL_AUTO
-      };
-      CfMedianParams sq = p;
-      char npp[32] = "-", ratio[32] = "-";
-      double ms, sq_ms;
+  printf ("\n### Non-square windows, exact, clamp border, milliseconds "
+      "(median of %d)\n\n", REPS);
+  cf_bench_table ("format | frame | window | auto | strip | histogram | "
+      "1-D radix | square | square ms | auto / square | copy floor | "
+      "auto / floor | NPP | NPP / auto");
+  for (size_t f = 0; f < n; f++)
+    for (size_t z = 0; z < 2; z++) {
+      Run r = { 0 };
+      frame_w = frames[z][0];
+      frame_h = frames[z][1];
+      run_init (&r, &formats[f]);
+      r.ctx = cf_npp_context ();
+      double floor_ms = cf_bench_copy_ms (&r.frames, REPS);
+      for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        int w = shapes[i][0], h = shapes[i][1], side = w > h ? w : h;
+        CfMedianParams p = { w / 2, h / 2, CF_MEDIAN_EXACT, 1,
+          CF_BORDER_CLAMP, formats[f].mask, CF_MEDIAN_KERNEL_AUTO
+        };
+        CfMedianParams sq = p;
+        char npp[32] = "-", ratio[32] = "-", strip[32], hist[32], radix[32];
+        double ms, sq_ms;
 
-      r.p = p;
-      ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
-      sq.radius_x = sq.radius_y = side / 2;
-      r.p = sq;
-      sq_ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
-      npp_prepare (&r, &formats[f], w, h);
-      if (r.npp_ready) {
-        double t = cf_bench_time_ms (npp_median, &r, REPS, SLOW_MS);
-        snprintf (npp, sizeof npp, "%.3f", t);
-        snprintf (ratio, sizeof ratio, "%.1fx", t / ms);
+        r.p = p;
+        ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
+        forced_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_STRIP, strip,
+            sizeof strip);
+        forced_cell (&r, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_HISTOGRAM, hist,
+            sizeof hist);
+        if (w == 1 || h == 1)
+          forced_cell (&r, CF_MEDIAN_SEPARABLE, CF_MEDIAN_KERNEL_AUTO, radix,
+              sizeof radix);
+        else
+          snprintf (radix, sizeof radix, "-");
+        sq.radius_x = sq.radius_y = side / 2;
+        r.p = sq;
+        sq_ms = cf_bench_time_ms (cf_bench_filter, &r.ours, REPS, SLOW_MS);
+        npp_prepare (&r, &formats[f], w, h);
+        if (r.npp_ready) {
+          double t = cf_bench_time_ms (npp_median, &r, REPS, SLOW_MS);
+          snprintf (npp, sizeof npp, "%.3f", t);
+          snprintf (ratio, sizeof ratio, "%.1fx", t / ms);
+        }
+        printf ("| %s | %dx%d | %dx%d | %.3f | %s | %s | %s | %dx%d | %.3f | "
+            "%.2f | %.3f | %.1fx | %s | %s |\n", formats[f].name, frame_w,
+            frame_h, w, h, ms, strip, hist, radix, side, side, sq_ms,
+            ms / sq_ms, floor_ms, ms / floor_ms, npp, ratio);
+        fflush (stdout);
       }
-      printf ("| %s | %dx%d | %.3f | %dx%d | %.3f | %.2f | %.3f | %.1fx | %s "
-          "| %s |\n", formats[f].name, w, h, ms, side, side, sq_ms,
-          ms / sq_ms, floor_ms, ms / floor_ms, npp, ratio);
-      fflush (stdout);
+      run_free (&r);
     }
-    run_free (&r);
-  }
+  frame_w = WIDTH;
+  frame_h = HEIGHT;
+}
+
+/* The formats of the shapes table: GRAY8, GRAY16 (noise) and RGBA. */
+static void
+non_square_formats (const Format * formats)
+{
+  const Format shape_formats[] = { formats[0], formats[1], formats[3] };
+  non_square (shape_formats, 3);
 }
 
 int
@@ -264,7 +313,7 @@ main (int argc, char **argv)
 
   cf_bench_init ();
   if (argc == 2 && strcmp (argv[1], "shapes") == 0) {
-    non_square (formats, 2);
+    non_square_formats (formats);
     return 0;
   }
   if (argc >= 3)
@@ -340,6 +389,6 @@ main (int argc, char **argv)
     run_free (&r);
   }
 
-  non_square (formats, 2);
+  non_square_formats (formats);
   return 0;
 }

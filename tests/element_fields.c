@@ -4,7 +4,9 @@
  * mixed-mode frame not flagged is filtered whole; an alternate buffer
  * (where the element's template takes format:Interlaced caps) is one
  * field, filtered as it comes. The reference runs on each field copied out
- * as a frame of half the height. */
+ * as a frame of half the height. With a device, the interleaved case runs
+ * on the CUDA backend too (packed 4:2:2 and v210 included), within the
+ * element's CUDA-against-CPU tolerance. */
 #include "element_harness.h"
 
 /* Rows @f, @f + 2... of plane @p of @frame copied to or from plane @p of
@@ -64,19 +66,45 @@ reference_by_field (const CfElementTest * e, gconstpointer params,
 }
 
 /* Runs the element with @props on @in with caps of interlace-mode @mode
- * (cf_run_interlaced). */
+ * (cf_run_interlaced), on @backend. */
 static GstBuffer *
-run_interlaced (const CfElementTest * e, const gchar * props,
+run_interlaced_on (const CfElementTest * e, const gchar * props,
     const gchar * mode, GstVideoFormat format, gint width, gint height,
-    GstBuffer * in)
+    GstBuffer * in, const gchar * backend)
 {
-  gchar *launch = g_strdup_printf ("%s %s border-mode=clamp backend=cpu",
-      e->name, props);
+  gchar *launch = g_strdup_printf ("%s %s border-mode=clamp backend=%s",
+      e->name, props, backend);
   GstBuffer *out = cf_run_interlaced (launch, mode,
       gst_video_format_to_string (format), width, height, in);
 
   g_free (launch);
   return out;
+}
+
+static GstBuffer *
+run_interlaced (const CfElementTest * e, const gchar * props,
+    const gchar * mode, GstVideoFormat format, gint width, gint height,
+    GstBuffer * in)
+{
+  return run_interlaced_on (e, props, mode, format, width, height, in, "cpu");
+}
+
+/* The difference the element's CUDA-against-CPU case allows in @format
+ * (its first variant's; 0 without one). */
+static gint
+cuda_tolerance (const CfElementTest * e, const gchar * format)
+{
+  const gchar *const *formats = e->cuda_formats ? e->cuda_formats :
+      cf_cuda_test_formats;
+  guint i = 0;
+  gint max_diff = 0;
+
+  if (!e->cuda_props)
+    return 0;
+  while (formats[i] && g_strcmp0 (formats[i], format) != 0)
+    i++;
+  g_free (e->cuda_props (formats[i] ? i : 0, 0, 0, &max_diff));
+  return max_diff;
 }
 
 /* Whether @element's sink template takes alternate (one field a buffer)
@@ -176,6 +204,19 @@ cf_check_fields (const CfElementTest * e)
     fail_unless (cf_frames_max_diff (out, fields, formats[i], w, h) == 0,
         "%s %s interleaved: not filtered by field", e->name, name);
     gst_buffer_unref (out);
+    /* with a device, the CUDA backend splits the fields the same way */
+    if (cf_have_gpu ()) {
+      gint diff, tolerance = cuda_tolerance (e, name);
+
+      out = run_interlaced_on (e, c->props, "interleaved", formats[i], w, h,
+          in, "cuda");
+      diff = cf_frames_max_diff (out, fields, formats[i], w, h);
+      GST_INFO ("%s %s interleaved on CUDA: max diff %d", e->name, name, diff);
+      fail_unless (diff <= tolerance, "%s %s interleaved on CUDA: differs "
+          "from the fields filtered apart by %d, more than %d", e->name, name,
+          diff, tolerance);
+      gst_buffer_unref (out);
+    }
 
     /* mixed: only a buffer flagged interlaced has fields */
     out = run_interlaced (e, c->props, "mixed", formats[i], w, h, in);

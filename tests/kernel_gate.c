@@ -4,9 +4,9 @@
  * left as the filter wrote it. Awkward sizes, 1 to 4 channels, 8 and 16
  * bits, luma gates of subsampled planes (shifts 1 and 2), gates of one
  * channel and of the mean of three. Then the filters that skip gated-out
- * blocks (cudamedian's register kernels, cudabilateral's exact one): with
- * the gate and the gate pass, the reference with the gate pass, on frames
- * with wide gated-out areas. One line per failing case, then the verdict. */
+ * blocks (cudamedian's register and strip kernels, cudabilateral's exact
+ * one): with the gate and the gate pass, the reference with the gate pass,
+ * on frames with wide gated-out areas. One line per failing case, then the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 #include "gate.h"
@@ -202,12 +202,15 @@ check_filters (int w, int h, int quick)
           check_filter ("median", median_gated, &m, w, h, ch, depth,
               layouts[l].mask, full / 3, full, 0);
         }
-      /* a 3 x 9 window: the histogram kernel */
+      /* a 3 x 9 window: the strip kernel (AUTO), then the histogram */
       CfMedianParams hm = { 1, 4, CF_MEDIAN_EXACT, 1, CF_BORDER_MIRROR, fmask,
         CF_MEDIAN_KERNEL_AUTO, NULL
       };
       check_filter ("median 3x9", median_gated, &hm, w, h, ch, depth,
           layouts[l].mask, 0, full / 3, 0);
+      hm.kernel = CF_MEDIAN_KERNEL_HISTOGRAM;
+      check_filter ("median 3x9 histogram", median_gated, &hm, w, h, ch,
+          depth, layouts[l].mask, 0, full / 3, 0);
       CfBilateralParams b = { 2.0, 2.0, 4, 4, 0.1, CF_BILATERAL_EXACT,
         CF_BILATERAL_PER_CHANNEL, CF_BORDER_CLAMP, fmask, NULL
       };

@@ -1,9 +1,10 @@
 /* gpu suite: cf_median on the GPU against the plain-C reference, bit for
  * bit: every kernel on every window it takes (exact 3x3 to 31x31 and a few
- * larger, rectangles, the separable smoother to 121), every channel layout,
- * 8 and 16 bits, both borders, iterations, awkward sizes and sample values
- * (ties, narrow 16-bit ranges). CF_TEST_QUICK=1 runs a small subset (for
- * compute-sanitizer). */
+ * larger, rectangles: the strip kernel's thin windows 1x3 to 5x23 in both
+ * orientations, random ones; the separable smoother to 121), every channel
+ * layout, 8 and 16 bits, both borders, iterations, awkward sizes and
+ * sample values (ties, narrow 16-bit ranges). CF_TEST_QUICK=1 runs a small
+ * subset (for compute-sanitizer). */
 #include "cf_test_util.h"
 #include "median.h"
 
@@ -19,7 +20,8 @@ run_median (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
 
 static long passed, failed;
 
-typedef struct {
+typedef struct
+{
   int channels, depth;
   unsigned mask;
 } Layout;
@@ -32,7 +34,8 @@ static const Layout layouts[] = {
 /* How the random samples are shaped: full range, few values (many ties),
  * a narrow 16-bit band across a few coarse histogram bins, or a steep ramp
  * with mild noise (the median moves by about a window row every row). */
-enum { VALUES_FULL, VALUES_TIES, VALUES_BAND, VALUES_RAMP };
+enum
+{ VALUES_FULL, VALUES_TIES, VALUES_BAND, VALUES_RAMP };
 
 static void
 shape_values (CfPlane * p, int values)
@@ -62,7 +65,8 @@ kernel_name (CfMedianKernel k)
 {
   return k == CF_MEDIAN_KERNEL_REGISTERS ? "registers" :
       k == CF_MEDIAN_KERNEL_HISTOGRAM ? "histogram" :
-      k == CF_MEDIAN_KERNEL_RANKS ? "ranks" : "auto";
+      k == CF_MEDIAN_KERNEL_RANKS ? "ranks" :
+      k == CF_MEDIAN_KERNEL_STRIP ? "strip" : "auto";
 }
 
 static void
@@ -115,6 +119,14 @@ check_invalid (void)
     {CF_MEDIAN_RANKS_MAX_RADIUS + 1, CF_MEDIAN_RANKS_MAX_RADIUS + 1,
         CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_RANKS},
     {6, 5, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_RANKS},
+    {1, 1, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_STRIP},
+    {1, CF_MEDIAN_STRIP_MAX_LONG_RADIUS + 1, CF_MEDIAN_EXACT, 1,
+        CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_STRIP},
+    {CF_MEDIAN_STRIP_MAX_LONG_RADIUS_5 + 1, 2, CF_MEDIAN_EXACT, 1,
+        CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_STRIP},
+    {3, 7, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, CF_MEDIAN_KERNEL_STRIP},
+    {1, 4, CF_MEDIAN_SEPARABLE, 1, CF_BORDER_CLAMP, 1,
+        CF_MEDIAN_KERNEL_STRIP},
     {CF_MEDIAN_MAX_RADIUS + 1, 1, CF_MEDIAN_EXACT, 1, CF_BORDER_CLAMP, 1, 0},
     {1, 1, CF_MEDIAN_EXACT, 0, CF_BORDER_CLAMP, 1, 0},
     {1, 1, CF_MEDIAN_EXACT, CF_MEDIAN_MAX_ITERATIONS + 1, CF_BORDER_CLAMP, 1,
@@ -176,15 +188,52 @@ main (void)
       for (int big = 0; big < 2; big++)
         if (!big || quick || (l + r) % 3 == 0)
           check (big ? 140 : 33 + r, big ? 150 : 21, &layouts[l], r, r,
-            CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_RANKS, 1,
-            (l + r + big) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
-            (int) (l + r + big) % 4);
+              CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_RANKS, 1,
+              (l + r + big) & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+              (int) (l + r + big) % 4);
   part_done ("rank kernel");
 
-  /* Non-square windows (cudamedian width x height): 1-D ones on the
-   * separable kernel (AUTO), the others on the histogram, and every one
-   * forced onto the histogram; both borders, both depths. The quick subset
-   * keeps 1x3, 3x9 and 1x31. */
+  /* The strip kernel on every window it takes, tall and wide, three cases
+   * each: the layouts, sizes, borders and sample shapes in turn. Sizes from
+   * one pixel to several blocks each way (a tall block is 64 rows of 64
+   * pixels, a wide one 32 rows of 128 pixels for one channel), odd widths.
+   * The quick subset runs one case of every third window. */
+  static const int strip_sizes[][2] = { {1, 1}, {7, 3}, {37, 29},
+  {131, 70}, {301, 141}, {3, 37}, {260, 9}
+  };
+  long n_strip = 0;
+  for (int s = 0; s <= CF_MEDIAN_STRIP_MAX_SHORT_RADIUS; s++)
+    for (int l = s + 1; l <= (s < CF_MEDIAN_STRIP_MAX_SHORT_RADIUS ?
+            CF_MEDIAN_STRIP_MAX_LONG_RADIUS :
+            CF_MEDIAN_STRIP_MAX_LONG_RADIUS_5); l++)
+      for (int tall = 0; tall < 2; tall++)
+        for (int c = 0; c < 3; c++) {
+          long i = n_strip++;
+          const int *size = strip_sizes[i % 7];
+          if (quick && (c > 0 || (l + s + tall) % 3 != 0))
+            continue;
+          check (size[0], size[1], &layouts[i % n_layouts], tall ? s : l,
+              tall ? l : s, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_STRIP,
+              1 + (c == 2 && l < 4), (i / 7) & 1 ? CF_BORDER_MIRROR :
+              CF_BORDER_CLAMP, (int) (i % 4));
+        }
+  part_done ("strip kernel");
+
+  /* Random rectangles on AUTO (whichever kernel it picks), every layout in
+   * turn, both borders. */
+  for (int i = 0; i < (quick ? 6 : 40); i++) {
+    int rx = (int) (cf_test_rand () % 9), ry = (int) (cf_test_rand () % 9);
+    if (i % 3 == 0)
+      rx = (int) (cf_test_rand () % 3);
+    check (5 + (int) (cf_test_rand () % 150), 3 + (int) (cf_test_rand () % 90),
+        &layouts[i % n_layouts], rx, ry, CF_MEDIAN_EXACT, CF_MEDIAN_KERNEL_AUTO,
+        1, i & 1 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP, i % 4);
+  }
+  part_done ("random rectangles");
+
+  /* Non-square windows (cudamedian width x height) on AUTO (the strip
+   * kernel), and every one forced onto the histogram; both borders, both
+   * depths. The quick subset keeps 1x3, 3x9 and 1x31. */
   static const int shapes[][2] = { {1, 3}, {3, 1}, {3, 9}, {9, 3}, {3, 23},
   {5, 15}, {1, 31}, {31, 1}
   };
@@ -206,7 +255,10 @@ main (void)
   /* Larger exact windows (on frames small enough for the sorting
    * reference), rectangles (subsampled chroma), 1-D windows, strips taller
    * than one block, the 16-bit fine-bin rebuilds. */
-  static const struct { int rx, ry, w, h; } windows[] = {
+  static const struct
+  {
+    int rx, ry, w, h;
+  } windows[] = {
     {20, 20, 45, 140}, {30, 22, 40, 100}, {60, 60, 6, 40}, {1, 2, 71, 150},
     {2, 1, 71, 150}, {0, 3, 71, 150}, {5, 0, 71, 150}, {7, 2, 71, 150}
   };
