@@ -1,5 +1,5 @@
 /* The Gaussian's paths (cf_gaussian_blur picks one), shared by their
- * kernels and plain-C twins: the one-pass tile kernel (gaussian.cu), the
+ * kernels and plain-C twins: the separable engine (separable.cu), the
  * small-mask kernel (gaussian_small.cu), the wide direct one
  * (gaussian_wide.cu) and the window path (gaussian_window.cu, its twin
  * gaussian_window.c).
@@ -84,9 +84,9 @@ CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
 CfStatus cf_gaussian_small (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
-/* The direct path for radii above what the one-pass kernel holds in shared
- * memory: rows then columns through exec->scratch. */
-#define CF_GAUSSIAN_TILE_MAX_RADIUS 127
+/* The direct path for radii whose halos the separable engine cannot hold
+ * in shared memory (cf_separable_fits): rows then columns through
+ * exec->scratch. */
 CfStatus cf_gaussian_wide (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
