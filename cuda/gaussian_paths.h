@@ -39,12 +39,12 @@ typedef struct {
 /* The fit of cf_gaussian_weights (sigma, radius); radius 0: the identity. */
 void cf_gw_plan (double sigma, int radius, CfGaussWindow * plan);
 
-/* Below this radius the direct path is faster (measured on an H100,
- * docs/cudagaussianblur.md: gray planes from radius 14, RGBA from 25 with
- * the third GPU run's kernels); above this residual the fit is not exact
- * enough (a radius far above 3 sigma). */
-#define CF_GW_MIN_RADIUS 15
-#define CF_GW_MIN_RADIUS_MULTI 24     /* planes of 2 or more channels */
+/* Below this radius the direct path (the separable engine) is faster
+ * (measured on an H200 with issue 27's engine, docs/cudagaussianblur.md:
+ * gray planes level at radius 32-35, RGBA at 20); above this residual the
+ * fit is not exact enough (a radius far above 3 sigma). */
+#define CF_GW_MIN_RADIUS 33
+#define CF_GW_MIN_RADIUS_MULTI 20     /* planes of 2 or more channels */
 #define CF_GW_MAX_RESIDUAL 1e-3
 
 /* Samples of a line per segment. */
@@ -79,7 +79,8 @@ CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
 
 /* Radius 1 (on both axes) in one pass without shared memory, for planes
  * whose rows start on 4-sample boundaries (the kernel takes radius 2 too,
- * but the tile kernel was faster there on an H100). */
+ * but the one-pass tile kernel the separable engine replaced was faster
+ * there on an H100). */
 #define CF_GAUSSIAN_SMALL_MAX_RADIUS 1
 CfStatus cf_gaussian_small (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);

@@ -38,7 +38,7 @@ constexpr int P = 8;            /* rows pass: pixels a thread */
 constexpr int V = 8;            /* columns pass: rows a thread */
 constexpr int N = P;            /* the window's outputs, either pass */
 static_assert (P == V, "one window function serves both passes");
-constexpr int B = 16;           /* radii above MAX_FIXED: taps a block */
+constexpr int B = 8;            /* radii above MAX_FIXED: taps a block */
 constexpr int MAX_FIXED = 15;   /* cudaconvolve's largest side: 31 taps */
 constexpr int MAX_TAPS = (2 * CF_SEPARABLE_MAX_RADIUS + 1 + B - 1) / B * B;
 
@@ -203,55 +203,6 @@ rows_pass (float *in, float *out, const Layout & L, const void *src,
   __syncthreads ();
 }
 
-/* A fixed radius's next chunk (CH rows), loaded into registers while the
- * current one is computed, so that the loads' latency is hidden: a warp's
- * rows and a lane's samples of stage (). */
-template < typename T, int C, int R > struct Ahead {
-  static constexpr int W = (strip_pixels (C) + 2 * R) * C;
-  static constexpr int M = (W + 31) / 32;
-  static constexpr int ROWS = CH / WARPS;
-  unsigned v[ROWS][M];
-
-  __device__ __forceinline__ void
-  load (const void *src, size_t stride, int width, int height, int s0,
-      int y0, const Args & a)
-  {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int a0 = s0 - R * C;
-    const bool inside = a0 >= 0 && a0 + W <= width * C;
-#pragma unroll
-    for (int i = 0; i < ROWS; i++) {
-      const T *row = cf_row < T > (src, stride,
-          cf_border_index (y0 + warp + i * WARPS, height, a.border));
-#pragma unroll
-      for (int m = 0; m < M; m++) {
-        const int j = lane + 32 * m;
-        if (j < W && inside) {
-          v[i][m] = row[a0 + j];
-        } else if (j < W) {
-          const int s = a0 + j;
-          const int px = floor_div (s, C);
-          v[i][m] = row[cf_border_index (px, width, a.border) * C + s -
-              px * C];
-        }
-      }
-    }
-  }
-
-  __device__ __forceinline__ void
-  store (float *in, int ip) const
-  {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-#pragma unroll
-    for (int i = 0; i < ROWS; i++)
-#pragma unroll
-      for (int m = 0; m < M; m++)
-        if (lane + 32 * m < W)
-          in[(warp + i * WARPS) * ip + lane + 32 * m] =
-              cf_sample_float (v[i][m]);
-  }
-};
-
 /* The columns pass: output rows y0 .. y0 + m - 1 (m <= CH) from rows
  * 0 .. m + 2 r - 1 of h; unfiltered channels copied. */
 template < typename T, int C, int R > __device__ __forceinline__ void
@@ -346,37 +297,16 @@ separable_kernel (const void *__restrict__ src, size_t sstride,
   /* rows only the zero taps of the blocked kernel read */
   for (int i = threadIdx.x; i < (taps - 1 - 2 * r) * HP; i += THREADS)
     h[(2 * r + CH) * HP + i] = 0.0f;
-  if constexpr (R > 0) {
-    /* the first chunk's loads go out before the 2 r rows above it */
-    Ahead < T, C, R > next;
-    next.load (src, sstride, width, height, s0, y_begin + r, a);
-    warm_up < T, C, R > (in, h, L, src, sstride, width, height, s0, y_begin,
-        r, taps, a);
-    for (int y = y_begin; y < y_end; y += CH) {
-      next.store (in, L.ip);
-      __syncthreads ();
-      if (y + CH < y_end)
-        next.load (src, sstride, width, height, s0, y + CH + r, a);
-      rows_compute < C, R > (in, h + 2 * r * HP, L, CH, taps, a);
-      __syncthreads ();
-      cols_pass < T, C, R > (h, src, sstride, dst, dstride, width, s0, y,
-          min (CH, y_end - y), taps, a);
-      if (y + CH >= y_end)
-        break;
-      shift < C > (h, r);
-    }
-  } else {
-    warm_up < T, C, R > (in, h, L, src, sstride, width, height, s0, y_begin,
-        r, taps, a);
-    for (int y = y_begin; y < y_end; y += CH) {
-      rows_pass < T, C, R > (in, h + 2 * r * HP, L, src, sstride, width,
-          height, s0, y + r, CH, r, taps, a);
-      cols_pass < T, C, R > (h, src, sstride, dst, dstride, width, s0, y,
-          min (CH, y_end - y), taps, a);
-      if (y + CH >= y_end)
-        break;
-      shift < C > (h, r);
-    }
+  warm_up < T, C, R > (in, h, L, src, sstride, width, height, s0, y_begin,
+      r, taps, a);
+  for (int y = y_begin; y < y_end; y += CH) {
+    rows_pass < T, C, R > (in, h + 2 * r * HP, L, src, sstride, width,
+        height, s0, y + r, CH, r, taps, a);
+    cols_pass < T, C, R > (h, src, sstride, dst, dstride, width, s0, y,
+        min (CH, y_end - y), taps, a);
+    if (y + CH >= y_end)
+      break;
+    shift < C > (h, r);
   }
 }
 
