@@ -44,7 +44,7 @@ void cf_gw_plan (double sigma, int radius, CfGaussWindow * plan);
  * gray planes level at radius 32-35, RGBA at 20); above this residual the
  * fit is not exact enough (a radius far above 3 sigma). */
 #define CF_GW_MIN_RADIUS 33
-#define CF_GW_MIN_RADIUS_MULTI 20     /* planes of 2 or more channels */
+#define CF_GW_MIN_RADIUS_MULTI 20     /* 2 or more filtered channels */
 #define CF_GW_MAX_RESIDUAL 1e-3
 
 /* Samples of a line per segment. */
