@@ -1,20 +1,18 @@
-/* General 2-D convolution in one pass over the frame. Full 3x3 and 5x5
- * kernels on word-aligned rows take the register path (convolve_small.cu);
- * everything else runs here. Each block stages a tile of the input, plus
- * the kernel's halo, in shared memory as float (samples outside the plane
- * read through the border mode), then:
- *   - a full kernel: every thread sums width x height taps for V output
- *     rows of one sample column, each staged value read once per tap;
- *   - a separable one (given so, or a full kernel of rank 1, see
- *     cf_convolve_plan): the rows pass into a second shared buffer, then
- *     the columns pass out of it, width + height taps per sample.
- * Threads work on samples, whatever the channel count: a tap kx steps
- * kx x channels samples. Full 3x3 and 5x5 kernels, and separable square
- * ones of every odd size, are compiled with their size known (unrolled);
- * other sizes, up to 31x31, loop. Shared memory stays within
- * 64 KB (Turing's limit) at 31x31 with 4 channels. */
+/* General 2-D convolution. Full 3x3 and 5x5 kernels on word-aligned rows
+ * take the register path (convolve_small.cu); separable kernels (given
+ * so, or a full kernel of rank 1, see cf_convolve_plan) the separable
+ * engine (separable.cu); other full kernels run here. Each block stages a
+ * tile of the input, plus the kernel's halo, in shared memory as float
+ * (samples outside the plane read through the border mode), then every
+ * thread sums width x height taps for V output rows of one sample column,
+ * each staged value read once per tap. Threads work on samples, whatever
+ * the channel count: a tap kx steps kx x channels samples. 3x3 and 5x5 are
+ * compiled with their size known (unrolled); other sizes, up to 31x31,
+ * loop. Shared memory stays within 64 KB (Turing's limit) at 31x31 with 4
+ * channels. */
 #include "convolve.h"
 #include "convolve_small.cuh"
+#include "separable.h"
 #include "cf_kernel.cuh"
 
 namespace {
@@ -35,17 +33,6 @@ struct FullArgs {
   unsigned mask;
 };
 
-struct SepArgs {
-  float row[CF_CONVOLVE_MAX_SIDE];
-  float col[CF_CONVOLVE_MAX_SIDE];
-  int kw, kh;
-  float offset;
-  int absolute;
-  float max;                    /* the plane's full scale (cf_plane_max) */
-  CfBorder border;
-  unsigned mask;
-};
-
 /* Staged tile: rows of the tile plus kh - 1, samples of the tile plus
  * (kw - 1) x channels. */
 __host__ __device__ inline int
@@ -55,11 +42,9 @@ staged_pitch (int kw, int channels)
 }
 
 inline size_t
-smem_bytes (int kw, int kh, int channels, bool separable)
+smem_bytes (int kw, int kh, int channels)
 {
-  size_t rows = TILE_ROWS + kh - 1;
-  return sizeof (float) * rows * (staged_pitch (kw, channels) +
-      (separable ? TILE_S : 0));
+  return sizeof (float) * (TILE_ROWS + kh - 1) * staged_pitch (kw, channels);
 }
 
 __device__ __forceinline__ int
@@ -164,49 +149,6 @@ convolve_full (const void *__restrict__ src, size_t src_stride,
       a.offset, a.absolute, a.max, a.mask);
 }
 
-/* K > 0: K taps on both axes, known at compile time (the loops unroll and
- * the taps become operands of the multiply-adds); K == 0: a.kw, a.kh. */
-template < typename T, int K > __global__ void
-__launch_bounds__ (THREADS)
-convolve_separable (const void *__restrict__ src, size_t src_stride,
-    void *__restrict__ dst, size_t dst_stride, int width, int height, int C,
-    const SepArgs a)
-{
-  extern __shared__ float in[];
-  const int kw = K ? K : a.kw;
-  const int kh = K ? K : a.kh;
-  const int pitch = staged_pitch (kw, C);
-  const int rows = TILE_ROWS + kh - 1;
-  float *h = in + rows * pitch;        /* rows x TILE_S, after the rows pass */
-
-  stage < T > (in, src, src_stride, width, height, C, kw, kh, a.border);
-  __syncthreads ();
-  for (int i = threadIdx.x; i < rows * TILE_S; i += THREADS) {
-    const int r = i / TILE_S;
-    const float *p = in + r * pitch + i - r * TILE_S;
-    float s = 0.0f;
-#pragma unroll (K ? K : 1)
-    for (int kx = 0; kx < kw; kx++)
-      s += a.row[kx] * p[kx * C];
-    h[i] = s;
-  }
-  __syncthreads ();
-
-  const int t = threadIdx.x % TILE_S;
-  const int r0 = threadIdx.x / TILE_S * V;
-  float acc[V] = { };
-#pragma unroll (K ? K : 1)
-  for (int ky = 0; ky < kh; ky++) {
-    const float w = a.col[ky];
-    const float *p = h + (r0 + ky) * TILE_S + t;
-#pragma unroll
-    for (int o = 0; o < V; o++)
-      acc[o] += w * p[o * TILE_S];
-  }
-  store < T > (acc, src, src_stride, dst, dst_stride, width, height, C,
-      a.offset, a.absolute, a.max, a.mask);
-}
-
 dim3
 grid_of (const CfPlane * p)
 {
@@ -218,7 +160,7 @@ template < typename T, int K > CfStatus
 launch_full (const CfPlane * src, const CfPlane * dst, const FullArgs & a,
     cudaStream_t stream)
 {
-  size_t smem = smem_bytes (a.kw, a.kh, src->channels, false);
+  size_t smem = smem_bytes (a.kw, a.kh, src->channels);
   CfStatus st = cf_allow_smem < convolve_full < T, K > > (smem);
   if (st != CF_OK)
     return st;
@@ -249,55 +191,22 @@ run_full (const CfPlane * src, const CfPlane * dst, const CfConvolvePlan & p,
   return launch_full < T, 0 > (src, dst, a, stream);
 }
 
-template < typename T, int K > CfStatus
-launch_separable (const CfPlane * src, const CfPlane * dst,
-    const SepArgs & a, cudaStream_t stream)
-{
-  size_t smem = smem_bytes (a.kw, a.kh, src->channels, true);
-  CfStatus st = cf_allow_smem < convolve_separable < T, K > > (smem);
-  if (st != CF_OK)
-    return st;
-  convolve_separable < T, K > <<<grid_of (src), THREADS, smem, stream>>>
-      (src->data, src->stride, dst->data, dst->stride, src->width,
-      src->height, src->channels, a);
-  return cf_launch_status ();
-}
-
-template < typename T > CfStatus
+/* The plan's row and column on the separable engine. */
+CfStatus
 run_separable (const CfPlane * src, const CfPlane * dst,
     const CfConvolvePlan & p, const CfConvolveParams * params,
     cudaStream_t stream)
 {
-  SepArgs a = { };
-  for (int x = 0; x < p.width; x++)
-    a.row[x] = p.row[x];
-  for (int y = 0; y < p.height; y++)
-    a.col[y] = p.col[y];
-  a.kw = p.width;
-  a.kh = p.height;
-  a.offset = p.offset;
-  a.absolute = p.absolute;
-  a.max = (float) cf_plane_max (dst);
-  a.border = params->border;
-  a.mask = params->channel_mask;
-  /* square kernels, the common case (blurs, Sobel, Gaussians), unrolled */
-  switch (a.kw == a.kh ? a.kw : 0) {
-#define SQUARE(k) case k: return launch_separable < T, k > (src, dst, a, stream);
-      SQUARE (3) SQUARE (5) SQUARE (7) SQUARE (9) SQUARE (11) SQUARE (13)
-      SQUARE (15) SQUARE (17) SQUARE (19) SQUARE (21) SQUARE (23) SQUARE (25)
-      SQUARE (27) SQUARE (29) SQUARE (31)
-#undef SQUARE
-    default:
-      return launch_separable < T, 0 > (src, dst, a, stream);
-  }
-}
-
-template < typename T > CfStatus
-run (const CfPlane * src, const CfPlane * dst, const CfConvolvePlan & p,
-    const CfConvolveParams * params, cudaStream_t stream)
-{
-  return p.separable ? run_separable < T > (src, dst, p, params, stream) :
-      run_full < T > (src, dst, p, params, stream);
+  CfSeparable s = { };
+  s.rx = p.width / 2;
+  s.ry = p.height / 2;
+  s.row = p.row;
+  s.col = p.col;
+  s.offset = p.offset;
+  s.absolute = p.absolute;
+  s.border = params->border;
+  s.channel_mask = params->channel_mask;
+  return cf_separable (src, dst, &s, stream);
 }
 
 }                               /* namespace */
@@ -321,7 +230,9 @@ cf_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   cudaStream_t stream = (cudaStream_t) exec->stream;
   if (cf_convolve_small_fits (src, dst, &plan))
     return cf_convolve_small (src, dst, &plan, params, stream);
+  if (plan.separable)
+    return run_separable (src, dst, plan, params, stream);
   return src->depth > 8 ?
-      run < unsigned short > (src, dst, plan, params, stream) :
-      run < unsigned char > (src, dst, plan, params, stream);
+      run_full < unsigned short > (src, dst, plan, params, stream) :
+      run_full < unsigned char > (src, dst, plan, params, stream);
 }

@@ -58,7 +58,8 @@ CfStatus cf_gaussian_blur_direct_ref (const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
 /* Whether cf_gaussian_blur takes the window path for these parameters on
- * a plane of `channels` channels. */
+ * a plane of `channels` channels (the crossover depends on how many of
+ * them params->channel_mask filters). */
 int cf_gaussian_uses_window (const CfGaussianParams * params, int channels);
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /* The Gaussian's paths (cf_gaussian_blur picks one), shared by their
- * kernels and plain-C twins: the one-pass tile kernel (gaussian.cu), the
+ * kernels and plain-C twins: the separable engine (separable.cu), the
  * wide direct one (gaussian_wide.cu) and the window path
  * (gaussian_window.cu, its twin gaussian_window.c); radii up to 2 take
  * cudaconvolve's small-mask path (convolve_small.cuh).
@@ -50,11 +50,12 @@ void cf_gw_plan (double sigma, int radius, int depth, CfGaussWindow * plan);
 /* Multiplies the plan's output (a0, al, be) by `scale`. */
 void cf_gw_scale_output (CfGaussWindow * plan, float scale);
 
-/* Below this radius the direct path is faster (measured on an H100,
- * docs/cudagaussianblur.md); above this residual the fit is not exact
- * enough (a radius far above 3 sigma). */
-#define CF_GW_MIN_RADIUS 15
-#define CF_GW_MIN_RADIUS_MULTI 24     /* planes of 2 or more channels */
+/* Below this radius the direct path (the separable engine) is faster
+ * (measured on an H100 against the window path's 16-bit-intermediate
+ * kernel, docs/cudagaussianblur.md); above this residual the fit is not
+ * exact enough (a radius far above 3 sigma). */
+#define CF_GW_MIN_RADIUS 24
+#define CF_GW_MIN_RADIUS_MULTI 20     /* 2 or more filtered channels */
 #define CF_GW_MAX_RESIDUAL 1e-3
 
 /* Steps of a line per segment. The kernel cuts every line into segments,
@@ -137,9 +138,9 @@ CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
 /* exec->scratch grown to `bytes` (the wide and window paths' intermediate). */
 CfStatus cf_gaussian_scratch (const CfExec * exec, size_t bytes, void **data);
 
-/* The direct path for radii above what the one-pass kernel holds in shared
- * memory: rows then columns through exec->scratch. */
-#define CF_GAUSSIAN_TILE_MAX_RADIUS 127
+/* The direct path for radii whose halos the separable engine cannot hold
+ * in shared memory (cf_separable_fits): rows then columns through
+ * exec->scratch. */
 CfStatus cf_gaussian_wide (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 

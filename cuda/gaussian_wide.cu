@@ -1,5 +1,5 @@
-/* The direct Gaussian for radii above CF_GAUSSIAN_TILE_MAX_RADIUS, whose
- * halos do not fit the one-pass kernel's shared memory: rows into a float
+/* The direct Gaussian for radii whose halos do not fit the separable
+ * engine's shared memory (cf_separable_fits): rows into a float
  * scratch frame, then columns into dst, one thread per sample, every tap
  * read through L1. Slow (it is what the window path replaces), but it is
  * the direct truncated Gaussian at every radius. */

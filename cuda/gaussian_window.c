@@ -163,7 +163,12 @@ int
 cf_gaussian_uses_window (const CfGaussianParams * p, int channels)
 {
   CfGaussWindow gx, gy;
-  int min = channels > 1 ? CF_GW_MIN_RADIUS_MULTI : CF_GW_MIN_RADIUS;
+  /* The filtered channels decide, so that a view with other channels
+   * between the filtered ones (packed 4:2:2 luma) and the plane of those
+   * samples alone take the same path. */
+  unsigned filtered = p->channel_mask & CF_ALL_CHANNELS (channels);
+  int min = (filtered & (filtered - 1)) ? CF_GW_MIN_RADIUS_MULTI :
+      CF_GW_MIN_RADIUS;
   if (p->path != CF_GAUSSIAN_AUTO)
     return p->path == CF_GAUSSIAN_WINDOW;
   if (p->radius_x < min && p->radius_y < min)

@@ -257,9 +257,9 @@ crossover (const Format * formats, size_t nformats)
 {
   printf ("\n### Crossover, 3840x2160: direct / window ms by radius\n\n");
   cf_bench_table ("format | r 6 | r 9 | r 12 | r 15 | r 20 | r 30 | r 45 | "
-      "r 60");
+      "r 60 | r 80 | r 100 | r 127");
   for (size_t f = 0; f < nformats; f++) {
-    static const int radii[] = { 6, 9, 12, 15, 20, 30, 45, 60 };
+    static const int radii[] = { 6, 9, 12, 15, 20, 30, 45, 60, 80, 100, 127 };
     Run r;
     run_format (&r, &formats[f]);
     printf ("| %s |", formats[f].name);

@@ -207,6 +207,16 @@ main (void)
       check (45, 37, layouts[l].channels, layouts[l].depth, layouts[l].mask,
           &p, kind_name (1 + l % 2), l ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
     }
+  /* Frames large enough that each strip segment of the separable engine
+   * spans several 32-row chunks (the row buffer moves up between them),
+   * a last strip partly outside the plane, square and rectangular. */
+  for (size_t l = 0; l < N_LAYOUTS; l++) {
+    if (n++ % step)
+      continue;
+    random_kernel (&p, 31, l % 2 ? 5 : 31, 1 + l % 2, (int) l);
+    check (2050, 600, layouts[l].channels, layouts[l].depth, layouts[l].mask,
+        &p, kind_name (1 + l % 2), l % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+  }
   /* 3x3 and 5x5 on rows that are not word-aligned: the tiled kernel
    * instead of the register one */
   cf_test_device_unaligned_rows (1);

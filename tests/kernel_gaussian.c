@@ -195,6 +195,14 @@ main (void)
   check_deep (67, 35, 1, 0x3ff, 3.0, 0);
   paths (step);
   small (step);
+  /* The separable engine with segments of several 32-row chunks: a fixed
+   * radius, blocked taps (radius above 15) and unequal radii. */
+  check_path (2050, 600, 1, 8, 1, 4.0, 4.0, CF_BORDER_CLAMP,
+      CF_GAUSSIAN_DIRECT, 0.0, 0.0, 0);
+  check_path (2050, 600, 4, 8, 7, 7.0, 3.0, CF_BORDER_MIRROR,
+      CF_GAUSSIAN_DIRECT, 1.0, 0.01, 0);
+  check_path (2050, 600, 2, 16, 3, 2.0, 8.0, CF_BORDER_CLAMP,
+      CF_GAUSSIAN_DIRECT, 0.0, 0.0, 0);
   if (getenv ("CF_TEST_QUICK"))
     return cf_test_finish (passed, failed);
   /* The window path against the direct truncated Gaussian, large frames. */

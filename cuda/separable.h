@@ -1,0 +1,47 @@
+/* The separable convolution engine on the GPU: a row kernel then a column
+ * kernel, in one pass over the frame (separable.cu says how). cudaconvolve's
+ * separable kernels (given so, or a full kernel of rank 1) and
+ * cudagaussianblur's direct path both run it. */
+#ifndef CF_SEPARABLE_H
+#define CF_SEPARABLE_H
+
+#include "cf_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest radius on either axis (the Gaussian's one-pass limit). */
+#define CF_SEPARABLE_MAX_RADIUS 127
+
+typedef struct {
+  int rx, ry;                   /* radii: 2 rx + 1 taps a row, 2 ry + 1 a column */
+  /* Taps as a correlation: row[kx] multiplies the sample kx - rx pixels
+   * away on the row, col[ky] the one ky - ry rows away. */
+  const float *row;
+  const float *col;
+  /* The result v of both passes is finished as
+   *   v = cf_gaussian_finish (in, v, amount, threshold)   if amount != 0
+   *   v = v + offset, then |v| if absolute,
+   * then rounded and clamped to [0, the plane's full scale]. */
+  float amount;                 /* unsharp mask; 0: none */
+  float threshold;              /* sample units */
+  float offset;                 /* sample units */
+  int absolute;
+  CfBorder border;
+  unsigned channel_mask;        /* channels filtered; the others are copied */
+} CfSeparable;
+
+/* Whether the engine takes these radii on planes of `channels` channels on
+ * the current device (the halos must fit shared memory). */
+int cf_separable_fits (int rx, int ry, int channels);
+
+/* Filters src into dst (planes checked, not aliasing), queued on `stream`
+ * (a cudaStream_t). */
+CfStatus cf_separable (const CfPlane * src, const CfPlane * dst,
+    const CfSeparable * s, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_SEPARABLE_H */
