@@ -484,7 +484,9 @@ bool
 cf_convolve_small_gaussian_fits (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p)
 {
-  return p->radius_x <= 2 && p->radius_y <= 2
+  /* radius 2: the Gaussian's tile kernel is faster (H100, 4K GRAY8 5x5
+   * 0.034 against 0.043 ms) */
+  return p->radius_x <= 1 && p->radius_y <= 1
       && fits (src, dst, gaussian_side (p));
 }
 

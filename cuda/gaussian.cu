@@ -1,9 +1,10 @@
 /* cf_gaussian_blur picks the Gaussian's path: the window one
  * (gaussian_window.cu) where cf_gaussian_uses_window says so; for the
- * direct truncated Gaussian, cudaconvolve's register path for small masks
- * (convolve_small.cu: radii up to 2 on aligned planes), the separable engine (separable.cu: rows and columns in one pass,
- * the intermediate in shared memory) where its halos fit shared memory,
- * gaussian_wide.cu beyond. */
+ * direct truncated Gaussian, cudaconvolve's register path for 3x3 masks
+ * (convolve_small.cu, aligned planes), the one-pass tile kernel
+ * (gaussian_tile.cu) up to radius 8, the separable engine (separable.cu:
+ * rows and columns in one pass, the intermediate in shared memory) where
+ * its halos fit shared memory, gaussian_wide.cu beyond. */
 #include "gaussian_paths.h"
 #include "separable.h"
 #include "convolve_small.cuh"
@@ -28,6 +29,9 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   if (cf_convolve_small_gaussian_fits (src, dst, p))
     return cf_convolve_small_gaussian (src, dst, p,
         (cudaStream_t) exec->stream);
+  if (p->radius_x <= CF_GAUSSIAN_TILE_MAX_RADIUS
+      && p->radius_y <= CF_GAUSSIAN_TILE_MAX_RADIUS)
+    return cf_gaussian_tile (exec, src, dst, p);
 
   /* the half kernels w[0..r] as whole rows of 2 r + 1 taps */
   float wx[2 * CF_SEPARABLE_MAX_RADIUS + 1], wy[2 * CF_SEPARABLE_MAX_RADIUS + 1];

@@ -52,10 +52,12 @@ void cf_gw_scale_output (CfGaussWindow * plan, float scale);
 
 /* Below this radius the direct path (the separable engine) is faster
  * (measured on an H100 against the window path's 16-bit-intermediate
- * kernel, docs/cudagaussianblur.md); above this residual the fit is not
+ * kernel, 4K: GRAY8 r 15 direct 0.072 / window 0.091 ms, r 20 0.127 /
+ * 0.096; RGBA r 15 0.342 / 0.383, r 20 0.491 / 0.395;
+ * docs/cudagaussianblur.md); above this residual the fit is not
  * exact enough (a radius far above 3 sigma). */
-#define CF_GW_MIN_RADIUS 24
-#define CF_GW_MIN_RADIUS_MULTI 20     /* 2 or more filtered channels */
+#define CF_GW_MIN_RADIUS 16
+#define CF_GW_MIN_RADIUS_MULTI 16     /* 2 or more filtered channels */
 #define CF_GW_MAX_RESIDUAL 1e-3
 
 /* Steps of a line per segment. The kernel cuts every line into segments,
@@ -137,6 +139,12 @@ CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
 
 /* exec->scratch grown to `bytes` (the wide and window paths' intermediate). */
 CfStatus cf_gaussian_scratch (const CfExec * exec, size_t bytes, void **data);
+
+/* The one-pass tile kernel (gaussian_tile.cu), for radii up to this on
+ * both axes. */
+#define CF_GAUSSIAN_TILE_MAX_RADIUS 8
+CfStatus cf_gaussian_tile (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfGaussianParams * params);
 
 /* The direct path for radii whose halos the separable engine cannot hold
  * in shared memory (cf_separable_fits): rows then columns through

@@ -6,6 +6,7 @@
  * the direct truncated Gaussian: at most 1 LSB on 8 bits, 0.1% of the
  * range on 16. */
 #include "cf_test_util.h"
+#include <math.h>
 #include "gaussian.h"
 
 #include <stdlib.h>
@@ -58,7 +59,8 @@ check (int w, int h, int channels, int depth, unsigned mask, double sigma,
 
   snprintf (what, sizeof what, "%dx%d c%d d%d mask %x sigma %.2f r %d/%d %s%s",
       w, h, channels, depth, mask, sigma, p.radius_x, p.radius_y,
-      border == CF_BORDER_MIRROR ? "mirror" : "clamp", sharpen ? " sharpen" : "");
+      border == CF_BORDER_MIRROR ? "mirror" : "clamp",
+      sharpen ? " sharpen" : "");
   CF_CHECK (cf_gaussian_blur_ref (&src, &ref, &p) == CF_OK);
   if (cf_test_gpu_vs_ref (run_gaussian, &p, &src, &ref, 1, what))
     failed++;
@@ -89,6 +91,11 @@ check_path (int w, int h, int channels, int depth, unsigned mask, double sx,
   CfPlane src = cf_test_plane_new (w, h, channels, depth, 5);
   CfPlane ref = cf_test_plane_like (&src, 0);
   int tol = accuracy && depth > 8 ? 65 : 1;
+  /* A sample whose detail lies at the threshold is kept by one summation
+   * order and sharpened by another: the two differ by about amount x
+   * threshold (seen once in 3.7 million samples, 2050x600 RGBA). */
+  if (threshold > 0.0)
+    tol += (int) ceil (amount * threshold * ((1 << depth) - 1));
 
   snprintf (what, sizeof what, "%dx%d c%d d%d mask %x sigma %.2f/%.2f r %d/%d "
       "%s %s amount %g threshold %g%s", w, h, channels, depth, mask, sx, sy,
@@ -107,7 +114,11 @@ check_path (int w, int h, int channels, int depth, unsigned mask, double sx,
 static void
 paths (int step)
 {
-  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
     {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {2, 8, 0x3}, {3, 16, 0x7}
   };
   static const double sigmas[] = { 2.0, 3.5, 4.0, 6.0, 12.0, 45.0, 100.0 };
@@ -133,7 +144,11 @@ paths (int step)
 static void
 small (int step)
 {
-  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
     {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {4, 8, 0xE}, {3, 8, 0x7},
     {2, 8, 0x3}, {4, 16, 0x7}, {3, 16, 0x7}, {2, 16, 0x3}
   };
@@ -163,7 +178,11 @@ main (void)
   static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {4097, 9},
   {130, 131}, {641, 67}
   };
-  static const struct { int channels, depth; unsigned mask; } layouts[] = {
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
     {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {4, 8, 0xE}, {3, 8, 0x7},
     {2, 8, 0x3}, {4, 16, 0x7}, {3, 16, 0x7}
   };
