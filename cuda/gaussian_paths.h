@@ -1,8 +1,9 @@
 /* The Gaussian's paths (cf_gaussian_blur picks one), shared by their
  * kernels and plain-C twins: the separable engine (separable.cu), the
  * wide direct one (gaussian_wide.cu) and the window path
- * (gaussian_window.cu, its twin gaussian_window.c); radii up to 2 take
- * cudaconvolve's small-mask path (convolve_small.cuh).
+ * (gaussian_window.cu, its twin gaussian_window.c), the one-pass tile
+ * kernel (gaussian_tile.cu) and the register 3x3 kernel
+ * (gaussian_small.cu).
  *
  * The window path: the truncated kernel w[-r..r] is fitted (least squares,
  * in double) by a box plus 3 or 4 cosines, w[n] ~ a0 + sum_k a_k
@@ -139,6 +140,13 @@ CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
 
 /* exec->scratch grown to `bytes` (the wide and window paths' intermediate). */
 CfStatus cf_gaussian_scratch (const CfExec * exec, size_t bytes, void **data);
+
+/* Radius 1 (on both axes) in one pass without shared memory, for planes
+ * whose rows start on 4-sample boundaries (the kernel takes radius 2 too,
+ * but the tile kernel was faster there on an H100). */
+#define CF_GAUSSIAN_SMALL_MAX_RADIUS 1
+CfStatus cf_gaussian_small (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfGaussianParams * params);
 
 /* The one-pass tile kernel (gaussian_tile.cu), for radii up to this on
  * both axes. */

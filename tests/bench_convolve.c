@@ -5,9 +5,7 @@
  * intermediate frame), and the fixed Sobel, Laplace and Sharpen filters
  * against the presets. Replicate borders everywhere. Prints markdown.
  *   bench_convolve [WIDTHxHEIGHT]   (one size of the general table only,
- *                                    and no presets: for profilers)
- *   bench_convolve small            (3x3 and 5x5 at 4K, then the presets:
- *                                    the register path's rows) */
+ *                                    and no presets: for profilers) */
 #include "cf_bench_util.h"
 #include "convolve.h"
 #include "cf_runtime.h"
@@ -247,17 +245,20 @@ npp_time (Run * r, const Format * f, int kind, double ours_ms, char *ms,
   memset (&r->tmp, 0, sizeof r->tmp);
 }
 
-typedef struct
-{
-  int w, h, kind;
-  const char *name;
-} Kernel;
-
 static void
-general (const Format * formats, int n_formats, const char *only,
-    const Kernel * kernels, size_t n_kernels)
+general (const Format * formats, int n_formats, const char *only)
 {
   static const int sizes[][2] = { {1920, 1080}, {3840, 2160} };
+  static const struct
+  {
+    int w, h, kind;
+    const char *name;
+  } kernels[] = {
+    {3, 3, 0, "3x3"}, {5, 5, 0, "5x5"}, {7, 7, 0, "7x7"},
+    {15, 15, 0, "15x15"}, {31, 31, 0, "31x31"},
+    {31, 31, 1, "31 + 31 separable"}, {31, 31, 2, "31x31 rank 1 (split)"},
+    {3, 3, 2, "3x3 rank 1 (split)"},
+  };
 
   printf ("### General kernels (clamp border)\n\n");
   cf_bench_table ("size | format | kernel | ours ms | copy floor ms | "
@@ -272,7 +273,7 @@ general (const Format * formats, int n_formats, const char *only,
         continue;
       run_init (&r, w, h, &formats[f]);
       double floor_ms = copy_floor (&r);
-      for (size_t k = 0; k < n_kernels; k++) {
+      for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
         char npp[32], ratio[32];
         set_kernel (&r, kernels[k].w, kernels[k].h, kernels[k].kind,
             formats[f].mask);
@@ -349,27 +350,11 @@ main (int argc, char **argv)
   };
   int n = sizeof formats / sizeof formats[0];
 
-  static const Kernel all[] = {
-    {3, 3, 0, "3x3"}, {5, 5, 0, "5x5"}, {7, 7, 0, "7x7"},
-    {15, 15, 0, "15x15"}, {31, 31, 0, "31x31"},
-    {31, 31, 1, "31 + 31 separable"}, {31, 31, 2, "31x31 rank 1 (split)"},
-    {3, 3, 2, "3x3 rank 1 (split)"},
-  };
-  static const Kernel small[] = {
-    {3, 3, 0, "3x3"}, {5, 5, 0, "5x5"},
-    {3, 3, 2, "3x3 rank 1 (split)"}, {5, 5, 2, "5x5 rank 1 (split)"},
-  };
-  int only_small = argc > 1 && strcmp (argv[1], "small") == 0;
-
   cf_bench_init ();
   srand (7);
   cf_bench_npp_banner ("nppiFilterBorder32f_8u_C1R_Ctx");
-  if (only_small)
-    general (formats, n, "3840x2160", small, sizeof small / sizeof small[0]);
-  else
-    general (formats, n, argc > 1 ? argv[1] : NULL, all,
-        sizeof all / sizeof all[0]);
-  if (argc == 1 || only_small)
+  general (formats, n, argc > 1 ? argv[1] : NULL);
+  if (argc == 1)
     presets (formats, n);
   return 0;
 }

@@ -352,10 +352,10 @@ main (int argc, char **argv)
   else if (argc == 2 && strcmp (argv[1], "window") == 0)
     window_only (formats, n);
   else if (argc == 2 && strcmp (argv[1], "masks") == 0)
-    fixed_masks (formats, n);
+    fixed_masks (formats, 3);
   else {
     sweep (formats, n);
-    fixed_masks (formats, n);
+    fixed_masks (formats, 3);
     crossover (formats, n);
   }
   return 0;
