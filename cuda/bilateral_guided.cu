@@ -29,6 +29,51 @@ struct GuidedArgs {
   int gstep;                    /* the guide's channels: its pixel stride */
 };
 
+/* Adds window sample q to the sums, weighed by its guide sample g against
+ * the guide's centre g0: one distance over the guide's channels (GC == 1,
+ * or JOINT), or one per channel. lws: the spatial weight's log2. */
+template < typename T, typename G, int C, int GC, bool JOINT >
+__device__ __forceinline__ void
+accumulate (const T * q, const G * g, float lws, const float *g0,
+    const float *c0, const GuidedArgs & a, float *num, float *den)
+{
+  if (GC == 1 || JOINT) {
+    float dd = 0.0f;
+#pragma unroll
+    for (int c = 0; c < GC; c++)
+      if (GC == 1 || ((a.mask >> c) & 1u)) {
+        const float d = cf_sample_float (g[c]) - g0[c];
+        dd += d * d;
+      }
+    const float wt = exp2f (lws + a.nk * dd);
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
+      den[c] += wt;
+    }
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      const float d = cf_sample_float (g[c]) - g0[c];
+      const float wt = exp2f (lws + a.nk * d * d);
+      num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
+      den[c] += wt;
+    }
+  }
+}
+
+/* The filtered channels' centre-relative sums normalised, rounded and
+ * clamped; the other channels as they were (c0). */
+template < typename T, int C > __device__ __forceinline__ void
+store (T * out, const float *c0, const float *num, const float *den,
+    const GuidedArgs & a)
+{
+#pragma unroll
+  for (int c = 0; c < C; c++)
+    out[c] = (a.mask >> c) & 1u ? (T) fminf (fmaxf (c0[c] + num[c] / den[c] +
+            0.5f, 0.0f), a.max) : (T) c0[c];
+}
+
 /* C channels of src (T), GC of the guide (G): GC == C guides channel by
  * channel (JOINT: one Euclidean distance), GC == 1 < C weighs all channels
  * with the one guide channel. Channel counts are template parameters so
@@ -67,36 +112,10 @@ guided (const void *src, size_t ss, void *dst, size_t ds, int w, int h,
       const T *q = row + (size_t) qx * C;
       const G *g = grow + (size_t) (qx << a.xs) * a.gstep;
       const float lws = a.lx[abs (dx)] + ly;
-      if (GC == 1 || JOINT) {
-        float dd = 0.0f;
-#pragma unroll
-        for (int c = 0; c < GC; c++)
-          if (GC == 1 || ((a.mask >> c) & 1u)) {
-            const float d = cf_sample_float (g[c]) - g0[c];
-            dd += d * d;
-          }
-        const float wt = exp2f (lws + a.nk * dd);
-#pragma unroll
-        for (int c = 0; c < C; c++) {
-          num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
-          den[c] += wt;
-        }
-      } else {
-#pragma unroll
-        for (int c = 0; c < C; c++) {
-          const float d = cf_sample_float (g[c]) - g0[c];
-          const float wt = exp2f (lws + a.nk * d * d);
-          num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
-          den[c] += wt;
-        }
-      }
+      accumulate < T, G, C, GC, JOINT > (q, g, lws, g0, c0, a, num, den);
     }
   }
-  T *out = cf_row < T > (dst, ds, y) + (size_t) x * C;
-#pragma unroll
-  for (int c = 0; c < C; c++)
-    out[c] = (a.mask >> c) & 1u ? (T) fminf (fmaxf (c0[c] + num[c] / den[c] +
-            0.5f, 0.0f), a.max) : centre[c];
+  store < T, C > (cf_row < T > (dst, ds, y) + (size_t) x * C, c0, num, den, a);
 }
 
 /* The same filter from a tile in shared memory: a block of 32 x 8
@@ -154,36 +173,10 @@ guided_tile (const void *src, size_t ss, void *dst, size_t ds, int w, int h,
         const T *q = st + (size_t) (ri + dx) * C;
         const G *g = gt + (size_t) (ri + dx) * GC;
         const float lws = a.lx[abs (dx)] + ly;
-        if (GC == 1 || JOINT) {
-          float dd = 0.0f;
-#pragma unroll
-          for (int c = 0; c < GC; c++)
-            if (GC == 1 || ((a.mask >> c) & 1u)) {
-              const float d = cf_sample_float (g[c]) - g0[c];
-              dd += d * d;
-            }
-          const float wt = exp2f (lws + a.nk * dd);
-#pragma unroll
-          for (int c = 0; c < C; c++) {
-            num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
-            den[c] += wt;
-          }
-        } else {
-#pragma unroll
-          for (int c = 0; c < C; c++) {
-            const float d = cf_sample_float (g[c]) - g0[c];
-            const float wt = exp2f (lws + a.nk * d * d);
-            num[c] += wt * (cf_sample_float (q[c]) - c0[c]);
-            den[c] += wt;
-          }
-        }
+        accumulate < T, G, C, GC, JOINT > (q, g, lws, g0, c0, a, num, den);
       }
     }
-    T *out = cf_row < T > (dst, ds, y) + (size_t) x * C;
-#pragma unroll
-    for (int c = 0; c < C; c++)
-      out[c] = (a.mask >> c) & 1u ? (T) fminf (fmaxf (c0[c] + num[c] /
-              den[c] + 0.5f, 0.0f), a.max) : (T) c0[c];
+    store < T, C > (cf_row < T > (dst, ds, y) + (size_t) x * C, c0, num, den, a);
   }
 }
 

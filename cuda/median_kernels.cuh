@@ -18,6 +18,19 @@ cf_median_border_sample (int j, int width, int ch, CfBorder border)
   return cf_border_index (x, width, border) * ch + (j - x * ch);
 }
 
+/* The channels of `mask` among `channels`, 4 bits each in order (the
+ * register kernels' thread-to-channel map); *filtered: how many. */
+inline unsigned
+cf_median_channel_order (int channels, unsigned mask, int *filtered)
+{
+  unsigned order = 0;
+  *filtered = 0;
+  for (int c = 0; c < channels; c++)
+    if ((mask >> c) & 1u)
+      order |= (unsigned) c << (4 * (*filtered)++);
+  return order;
+}
+
 /* Copies sample s of rows y0..y1 (a channel that is not filtered). */
 template < typename T > __device__ void
 cf_median_copy_column (const void *src, size_t src_stride, void *dst,

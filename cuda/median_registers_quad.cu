@@ -176,11 +176,9 @@ template < typename T, int RADIUS > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, CfBorder border,
     unsigned mask, const CfGateTile & gate, cudaStream_t stream)
 {
-  int filtered = 0;
-  unsigned order = 0;           /* the filtered channels, 4 bits each */
-  for (int c = 0; c < src->channels; c++)
-    if ((mask >> c) & 1u)
-      order |= (unsigned) c << (4 * filtered++);
+  int filtered;
+  const unsigned order = cf_median_channel_order (src->channels, mask,
+      &filtered);
   if (filtered == 0)
     return CF_ERROR_INVALID;
   /* 2 x 2 groups per row pair: 32 threads (a warp) or 24 for 3 channels. */

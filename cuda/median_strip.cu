@@ -247,11 +247,9 @@ launch (const CfPlane * src, const CfPlane * dst, bool tall, CfBorder border,
     unsigned mask, const CfGateTile & gate, cudaStream_t stream)
 {
   constexpr int M = strip_outputs (KS, KL);
-  int filtered = 0;
-  unsigned order = 0;           /* the filtered channels, 4 bits each */
-  for (int c = 0; c < src->channels; c++)
-    if ((mask >> c) & 1u)
-      order |= (unsigned) c << (4 * filtered++);
+  int filtered;
+  const unsigned order = cf_median_channel_order (src->channels, mask,
+      &filtered);
   if (filtered == 0)
     return CF_ERROR_INVALID;
   /* a warp, or 24 threads for 3 channels */
