@@ -18,6 +18,31 @@ have cudasatblur && {
   "$here/before-after.sh" "$out/cudasatblur-1.png" "cudasatblur radius-x=8 radius-y=8 passes=1"
   "$here/before-after.sh" "$out/cudasatblur-3.png" "cudasatblur radius-x=8 radius-y=8 passes=3"
 }
+# Tilt-shift: a sharp band, the radius growing away from it.
+have cudasatblur && "$here/before-after.sh" "$out/cudasatblur-tilt-shift.png" \
+  "cudasatblur radius-x=8 radius-y=8 passes=2 focus=band focus-y=0.6 focus-height=0.1 focus-ramp=60 focus-angle=-8" \
+  "videotestsrc pattern=pinwheel num-buffers=1 ! video/x-raw,format=RGBA,width=480,height=270"
+# Privacy masking: the "face" regions of ROI metas blurred, the "plate" one
+# left alone (examples/privacy-blur.c tags the frames).
+pb=${PRIVACY_BLUR:-$here/../build/examples/privacy-blur}
+have cudagaussianblur && [ -x "$pb" ] && "$pb" --frames 1 --output "$out/privacy-blur.png"
+# The gate on an ultrasound frame: input | cudabilateral | the same gated
+# to the dark values (seed 004's shadow areas: bright tissue stays sharp).
+have cudabilateral && {
+  us=$(mktemp -d)
+  gen=${US_SPECKLE:-$here/../build/examples/us-speckle}
+  [ -x "$gen" ] || { gen=$us/us-speckle; cc -O2 -o "$gen" "$here/us-speckle.c" -lm; }
+  "$gen" -W 512 -H 384 -n 1 -o "$us/in.raw"
+  raw="filesrc location=$us/in.raw ! rawvideoparse format=gray16-le width=512 height=384 framerate=1/1"
+  bl="cudabilateral sigma-space=3 sigma-range=0.15"
+  gst-launch-1.0 -q compositor name=mix background=black sink_1::xpos=512 \
+    sink_2::xpos=1024 ! videoconvert ! pngenc snapshot=true ! \
+    filesink location="$out/cudabilateral-gate.png" $raw ! tee name=t \
+    t. ! queue ! videoconvert ! mix.sink_0 t. ! queue ! $bl ! videoconvert ! mix.sink_1 \
+    t. ! queue ! $bl gate-min=1 gate-max=32000 ! videoconvert ! mix.sink_2
+  echo "wrote $out/cudabilateral-gate.png (input | $bl | gate-min=1 gate-max=32000)"
+  rm -rf "$us"
+}
 # One picture per cudaconvolve preset (small frames: quick on the CPU).
 have cudaconvolve && {
   gray="videotestsrc pattern=pinwheel num-buffers=1 ! video/x-raw,format=GRAY8,width=320,height=180"

@@ -512,14 +512,20 @@ GST_START_TEST (test_chain_across_contexts)
   GstVideoFormat f = GST_VIDEO_FORMAT_GRAY16_LE;
   GstHarness *hrn;
   GstBuffer *in[N_FRAMES];
+  GstElement *bin;
 
   if (!cf_have_gpu ())
     return;
-  hrn = gst_harness_new_empty ();
-  gst_harness_add_parse (hrn, "cudamedian size=3 name=e0 ! cudabilateral "
-      "name=e1");
-  cf_set_own_cuda_context (hrn->element, "e0");
-  cf_set_own_cuda_context (hrn->element, "e1");
+  /* The contexts are set before the harness starts the elements: a running
+   * element keeps the context it has (gst_cuda_handle_set_context). */
+  bin = gst_parse_bin_from_description ("cudamedian size=3 name=e0 ! "
+      "cudabilateral name=e1", TRUE, NULL);
+  fail_unless (bin != NULL);
+  gst_object_ref_sink (bin);
+  cf_set_own_cuda_context (bin, "e0");
+  cf_set_own_cuda_context (bin, "e1");
+  hrn = gst_harness_new_with_element (bin, "sink", "src");
+  gst_object_unref (bin);
   gst_harness_set_caps_str (hrn, "video/x-raw,format=GRAY16_LE,width=41,"
       "height=23,framerate=30/1", "video/x-raw,format=GRAY16_LE,width=41,"
       "height=23,framerate=30/1");

@@ -2,12 +2,12 @@
 # Runs every example headless, without display, camera or GPU (the CPU
 # backend then): each launch-line script on the camera fallback (a live
 # videotestsrc) and on a file through decodebin, the ultrasound chain, the C
-# application (and its error path), a chain split over two hosts (on
+# application (and its error path), privacy-blur, a chain split over two hosts (on
 # localhost), the plot script where matplotlib is.
 # Fails on a non-zero exit, a missing or non-PNG output, a wrong frame count.
 # Registered by examples/meson.build as test "examples" (suite examples):
 #   meson test -C build --suite examples
-# Needs GST_PLUGIN_PATH (the plugin) and EXAMPLES_BUILD_DIR (capture-app,
+# Needs GST_PLUGIN_PATH (the plugin) and EXAMPLES_BUILD_DIR (capture-app, privacy-blur,
 # us-speckle); meson sets both.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -134,6 +134,25 @@ if [ -x "$bin/capture-app" ]; then
   fi
 else
   echo "skipped: capture-app (not built)"
+fi
+
+# Privacy masking from ROI metas: the PNG comes out; a bad box is an error.
+if [ -x "$bin/privacy-blur" ]; then
+  if "$bin/privacy-blur" --frames 3 --output "$tmp/privacy.png" >"$tmp/privacy.log" 2>&1 &&
+    is_png "$tmp/privacy.png"; then
+    pass "privacy-blur"
+  else
+    fail "privacy-blur" "$tmp/privacy.log"
+  fi
+  status=0
+  "$bin/privacy-blur" --face 1,2,0,4 >"$tmp/privacy-err.log" 2>&1 || status=$?
+  if [ "$status" -eq 1 ] && grep -q 'X,Y,W,H' "$tmp/privacy-err.log"; then
+    pass "privacy-blur bad box"
+  else
+    fail "privacy-blur --face 1,2,0,4: status $status, expected 1" "$tmp/privacy-err.log"
+  fi
+else
+  echo "skipped: privacy-blur (not built)"
 fi
 
 # A chain split over two hosts, here both on localhost: every frame the
