@@ -85,9 +85,13 @@ pass (const CfPlane * src, const CfPlane * in, const CfPlane * out, int c,
             sum[j][i] += row[x + bx + mx + 1] - row[x - bx + mx];
           }
         }
-      cf_put_sample (out, x, y, c, fx == 0.0 && fy == 0.0 ?
-          cf_satvar_box_mean (sum[0][0], ax, ay) :
-          cf_satvar_blend (sum, ax, ay, fx, fy, max));
+      if (fx == 0.0 && fy == 0.0) {
+        cf_put_sample (out, x, y, c, cf_satvar_box_mean (sum[0][0], ax, ay));
+      } else {
+        double k[2][2];
+        cf_satvar_weights (ax, ay, fx, fy, k);
+        cf_put_sample (out, x, y, c, cf_satvar_blend (sum, k, max));
+      }
     }
 }
 

@@ -1,7 +1,9 @@
 /* What the variable box blur's kernel and reference share (satvar.h): a
  * pixel's strength and the blend of its boxes, in double with explicit
  * round-to-nearest operations on the device (no fused multiply-add), so
- * both paths compute the same bits. */
+ * both paths compute the same bits. The blend's divisions are per pixel
+ * (cf_satvar_weights), its per-channel part multiplications and
+ * additions only. */
 #ifndef CF_SATVAR_SHAPE_H
 #define CF_SATVAR_SHAPE_H
 
@@ -14,9 +16,11 @@
 #ifdef __CUDA_ARCH__
 #define CF_DMUL(a, b) __dmul_rn ((a), (b))
 #define CF_DADD(a, b) __dadd_rn ((a), (b))
+#define CF_DDIV(a, b) __ddiv_rn ((a), (b))
 #else
 #define CF_DMUL(a, b) ((a) * (b))
 #define CF_DADD(a, b) ((a) + (b))
+#define CF_DDIV(a, b) ((a) / (b))
 #endif
 
 CF_HD double
@@ -78,22 +82,33 @@ cf_satvar_box_mean (uint64_t sum, int ax, int ay)
   return (unsigned) ((2 * sum + n) / (2 * n));
 }
 
-/* The blend of the boxes (ax + i, ay + j), i, j in {0, 1}, of sums
- * sum[j][i], with weights fx, fy (the radii's fractions, not both 0),
- * rounded half up to a sample of at most @max. */
-CF_HD unsigned
-cf_satvar_blend (const uint64_t sum[2][2], int ax, int ay, double fx,
-    double fy, unsigned max)
+/* The weights of the boxes (ax + i, ay + j), i, j in {0, 1}, with the
+ * radii's fractions fx, fy (not both 0), each divided by its box's count:
+ * k[j][i] = w / n, once per pixel for all of its channels (0 for a box of
+ * weight 0, which is not read). */
+CF_HD void
+cf_satvar_weights (int ax, int ay, double fx, double fy, double k[2][2])
 {
-  double v = 0.0;
   for (int j = 0; j < 2; j++)
     for (int i = 0; i < 2; i++) {
       double w = CF_DMUL (i ? fx : CF_DADD (1.0, -fx),
           j ? fy : CF_DADD (1.0, -fy));
       double n = (double) ((2 * (ax + i) + 1) * (2 * (ay + j) + 1));
-      if (w != 0.0)
-        v = CF_DADD (v, CF_DMUL (w, (double) sum[j][i] / n));
+      k[j][i] = w != 0.0 ? CF_DDIV (w, n) : 0.0;
     }
+}
+
+/* The blend of the boxes of sums sum[j][i] with the weights k of
+ * cf_satvar_weights, rounded half up to a sample of at most @max. */
+CF_HD unsigned
+cf_satvar_blend (const uint64_t sum[2][2], const double k[2][2],
+    unsigned max)
+{
+  double v = 0.0;
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 2; i++)
+      if (k[j][i] != 0.0)
+        v = CF_DADD (v, CF_DMUL (k[j][i], (double) sum[j][i]));
   v = floor (CF_DADD (v, 0.5));
   return v <= 0.0 ? 0u : (v >= (double) max ? max : (unsigned) v);
 }

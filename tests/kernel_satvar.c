@@ -6,8 +6,9 @@
  * ellipses at angles, ramps, an alpha map, radius maps of 8 and 16 bits
  * (random, and a smooth ramp),
  * fractional radii, 1 to 3 passes, both borders, 8 and 16 bits, 1 to 4
- * channels, subsampled planes, odd sizes, 32- and 64-bit tables. One line per failing case, then
- * the verdict. */
+ * channels, subsampled planes, odd sizes, 32- and 64-bit tables, and a
+ * plane too wide for the fused path's shared memory (the global-table
+ * path). One line per failing case, then the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 #include "satvar.h"
@@ -277,6 +278,12 @@ main (void)
     p.half_w = 1200;
     p.half_h = 700;
     check (1920, 1080, 1, 16, 1, &p, "1080p vignette");
+    /* grown rows whose column prefixes (4 channels, 32-bit) pass a block's
+     * shared memory: the global-table path */
+    CfSatVarParams q = { CF_SATVAR_MAX_RADIUS, 2.5, 1, CF_BORDER_MIRROR,
+      0xF, CF_SATVAR_ELLIPSE, 0, 0, 6500, 2, 3000, 2, 1, 0, 2000, 0
+    };
+    check (13001, 3, 4, 8, 0xF, &q, "ellipse, the global-table path");
   }
   for (int b = 0; b < 2; b++) {
     check_rule (33, 17, 1, 8, 3, 2, 1, b);
