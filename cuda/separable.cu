@@ -22,7 +22,13 @@
  * padded with zero taps. The channel count is known at compile time, so
  * every shared-memory offset is an immediate. Only filtered channels are
  * computed; the others are copied. A kernel whose two axes differ runs at
- * the larger radius, the shorter one padded with zero taps. */
+ * the larger radius, the shorter one padded with zero taps.
+ *
+ * Radii 1 .. MAX_FIXED on planes of 1, 2 or 4 channels whose rows are
+ * aligned to 4 samples run the vector engine (namespace vec, below: the
+ * same walk in 16-byte vectors, the next chunk loaded while this one is
+ * computed). This one takes three-channel planes at those radii, larger
+ * radii, and unaligned rows (with blocked taps). */
 #include "separable.h"
 #include "gaussian_paths.h"     /* cf_gaussian_finish */
 #include "cf_kernel.cuh"
@@ -369,10 +375,17 @@ launch (const CfPlane * src, const CfPlane * dst, Args & a,
   return cf_launch_status ();
 }
 
+/* Fixed radii here on three-channel planes only (the vector engine below
+ * takes the others); planes it cannot take (rows not aligned to 4
+ * samples) run the blocked taps. */
 template < typename T, int C > CfStatus
 launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
+  if constexpr (C != 3) {
+    a.taps = (2 * a.r + B) / B * B;
+    return launch < T, C, 0 > (src, dst, a, stream);
+  } else {
   switch (a.r) {
 #define FIXED(k) case k: return launch < T, C, k > (src, dst, a, stream);
       FIXED (1) FIXED (2) FIXED (3) FIXED (4) FIXED (5) FIXED (6) FIXED (7)
@@ -381,6 +394,7 @@ launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
 #undef FIXED
     default:
       return launch < T, C, 0 > (src, dst, a, stream);
+  }
   }
 }
 static_assert (MAX_FIXED == 15, "launch_radius lists the fixed radii");
@@ -401,6 +415,437 @@ launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
   }
 }
 
+/* ---- The vector engine: radii 1 .. MAX_FIXED on planes of 1, 2 or 4
+ * channels whose rows are aligned to 4 samples (launch_vec says when).
+ * The same walk down a strip as above, with the work in 16-byte vectors:
+ * a strip is SW = 128 samples across (128 pixels of one channel, 64 of two,
+ * 32 of four), staged as float from its left edge minus A samples (R C
+ * rounded up to 4, so that every vector is aligned in the frame and in
+ * shared memory).
+ *   - the next chunk's input is loaded into registers (4 samples a load)
+ *     while the current chunk is computed, and written to shared memory as
+ *     float4 after it: the loads' latency hides behind the passes;
+ *   - rows pass: a thread takes one staged row (a warp's lanes are 32
+ *     rows; the row pitch is an odd number of vectors) and M consecutive
+ *     samples (8, or 16 on four channels), read as float4 and fed through
+ *     the taps in registers;
+ *   - columns pass: a thread takes 4 adjacent samples (a float4 column)
+ *     and VV = 4 rows; the results go out as one 4-sample store a row.
+ * Channels outside FM (a compile-time mask: RGB of RGBA) are not computed;
+ * channels outside the run-time mask are copied from the source. */
+namespace vec {
+
+/* Blocks a multiprocessor holds (the register cap): shared memory allows
+ * 4 on one channel, 3 on others, at radius 15. CF_SEP_MINB* override them
+ * for measurements. */
+#ifndef CF_SEP_MINB1
+#define CF_SEP_MINB1 4
+#endif
+#ifndef CF_SEP_MINB4
+#define CF_SEP_MINB4 3
+#endif
+constexpr int SW = 128;         /* strip samples */
+
+template < int C > __host__ __device__ constexpr int
+min_blocks ()
+{
+  return C == 1 ? CF_SEP_MINB1 : CF_SEP_MINB4;
+}
+
+/* Columns pass: a thread's samples across (a float2 or float4 column of
+ * the buffer) and rows down; a thread for every column and row group. */
+template < int C > __host__ __device__ constexpr int
+cols_w ()
+{
+  return C == 4 ? 4 : 2;
+}
+
+template < int C > __host__ __device__ constexpr int
+cols_v ()
+{
+  return CH * (SW / cols_w < C > ()) / THREADS;
+}
+
+static_assert (cols_v < 1 > () * THREADS == CH * (SW / cols_w < 1 > ())
+    && cols_v < 4 > () * THREADS == CH * (SW / cols_w < 4 > ()),
+    "a columns-pass thread for every column and row group of a chunk");
+
+/* Rows pass: a thread's outputs (consecutive samples of one row). */
+template < int C > __host__ __device__ constexpr int
+rows_m ()
+{
+  return C == 4 ? 16 : 8;
+}
+
+template < int C, int R > struct Lay {
+  static constexpr int A = (R * C + 3) / 4 * 4;  /* left halo staged */
+  static constexpr int OFF = A - R * C;
+  static constexpr int WIN = SW + 2 * A;        /* staged samples a row */
+  static constexpr int NV = WIN / 4;            /* vectors a staged row */
+  static constexpr int IP = (NV | 1) * 4;       /* staged row pitch */
+  static constexpr int HP = (SW / 4 | 1) * 4;   /* rows-pass buffer pitch */
+  static constexpr int HR = CH + 2 * R;
+  static constexpr int FLOATS = CH * IP + HR * HP;
+  static constexpr int PER = (CH * NV + THREADS - 1) / THREADS;
+  static_assert (2 * R <= CH, "the shift copies without overlap");
+  static_assert ((SW / rows_m < C > ()) % WARPS == 0, "rows units a warp");
+};
+
+/* W samples of T as one load or store. */
+template < int BYTES > struct Bits;
+template <> struct Bits <2 > {
+  using type = unsigned short;
+};
+template <> struct Bits <4 > {
+  using type = unsigned;
+};
+template <> struct Bits <8 > {
+  using type = uint2;
+};
+
+template < typename T, int W > struct Raw {
+  static constexpr int BYTES = W * (int) sizeof (T);
+  static constexpr int SB = 8 * (int) sizeof (T);
+  static constexpr unsigned MASK = (1u << SB) - 1;
+  using type = typename Bits < BYTES >::type;
+  static __device__ __forceinline__ unsigned sample (type v, int i)
+  {
+    if constexpr (BYTES == 8)
+      return ((i * SB < 32 ? v.x : v.y) >> (i * SB % 32)) & MASK;
+    else
+      return ((unsigned) v >> (i * SB)) & MASK;
+  }
+  static __device__ __forceinline__ type pack (const unsigned (&s)[W])
+  {
+    if constexpr (BYTES == 8) {
+      uint2 r = make_uint2 (0, 0);
+#pragma unroll
+      for (int i = 0; i < W; i++)
+        (i * SB < 32 ? r.x : r.y) |= s[i] << (i * SB % 32);
+      return r;
+    } else {
+      unsigned r = 0;
+#pragma unroll
+      for (int i = 0; i < W; i++)
+        r |= s[i] << (i * SB);
+      return (type) r;
+    }
+  }
+};
+
+/* 4 samples from sample s of a row, through the border mode where they
+ * leave it. */
+template < typename T, int C > __device__ __forceinline__ typename Raw < T, 4 >::type
+gather (const T * row, int s, int width, CfBorder border)
+{
+  unsigned v[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    const int px = floor_div (s + i, C);
+    v[i] = row[cf_border_index (px, width, border) * C + s + i - px * C];
+  }
+  return Raw < T, 4 >::pack (v);
+}
+
+/* A chunk of input (CH rows of the strip's WIN samples) in registers. */
+template < typename T, int C, int R > struct Ahead {
+  using L = Lay < C, R >;
+  using V = typename Raw < T, 4 >::type;
+  V v[L::PER];
+
+  __device__ __forceinline__ void
+  load (const void *src, size_t stride, int width, int height, int s0,
+      int y0, CfBorder border)
+  {
+    const int a0 = s0 - L::A;
+    const bool inside = a0 >= 0 && a0 + L::WIN <= width * C;
+#pragma unroll
+    for (int k = 0; k < L::PER; k++) {
+      const int e = threadIdx.x + k * THREADS;
+      if (e < CH * L::NV) {
+        const int i = e / L::NV, s = a0 + 4 * (e % L::NV);
+        const T *row = cf_row < T > (src, stride,
+            cf_border_index (y0 + i, height, border));
+        v[k] = inside ? *(const V *) (row + s) :
+            gather < T, C > (row, s, width, border);
+      }
+    }
+  }
+
+  __device__ __forceinline__ void
+  store (float *in) const
+  {
+#pragma unroll
+    for (int k = 0; k < L::PER; k++) {
+      const int e = threadIdx.x + k * THREADS;
+      if (e < CH * L::NV)
+        *(float4 *) (in + e / L::NV * L::IP + 4 * (e % L::NV)) =
+            make_float4 (cf_sample_float (Raw < T, 4 >::sample (v[k], 0)),
+            cf_sample_float (Raw < T, 4 >::sample (v[k], 1)),
+            cf_sample_float (Raw < T, 4 >::sample (v[k], 2)),
+            cf_sample_float (Raw < T, 4 >::sample (v[k], 3)));
+    }
+  }
+};
+
+/* The rows pass over the CH staged rows into rows 0 .. CH - 1 of `out`. */
+template < int C, int R, int FM > __device__ __forceinline__ void
+rows (const float *in, float *out, const Args & a)
+{
+  using L = Lay < C, R >;
+  constexpr int M = rows_m < C > ();
+  constexpr int NL = (L::OFF + M + 2 * R * C + 3) / 4;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll
+  for (int u = warp; u < SW / M; u += WARPS) {
+    const float *p = in + lane * L::IP + u * M;
+    float acc[M];
+#pragma unroll
+    for (int m = 0; m < M; m++)
+      acc[m] = 0.0f;
+#pragma unroll
+    for (int q = 0; q < NL; q++) {
+      const float4 f = *(const float4 *) (p + 4 * q);
+      const float x[4] = { f.x, f.y, f.z, f.w };
+#pragma unroll
+      for (int e = 0; e < 4; e++)
+#pragma unroll
+        for (int m = 0; m < M; m++) {
+          const int d = 4 * q + e - L::OFF - m;
+          if (d >= 0 && d % C == 0 && d / C <= 2 * R && ((FM >> (m % C)) & 1))
+            acc[m] = fmaf (a.wx[d / C], x[e], acc[m]);
+        }
+    }
+    float *o = out + lane * L::HP + u * M;
+#pragma unroll
+    for (int q = 0; q < M / 4; q++)
+      *(float4 *) (o + 4 * q) = make_float4 (acc[4 * q], acc[4 * q + 1],
+          acc[4 * q + 2], acc[4 * q + 3]);
+  }
+}
+
+/* An output sample as T: finished, rounded half up, clamped (rounding by
+ * adding 2^23 toward zero: no float-to-int conversion). */
+__device__ __forceinline__ unsigned
+finish (float v, float in, const Args & a)
+{
+  if (a.amount != 0.0f)
+    v = cf_gaussian_finish (in, v, a.amount, a.threshold);
+  v += a.offset;
+  if (a.absolute)
+    v = fabsf (v);
+  v = fminf (fmaxf (v + 0.5f, 0.0f), a.max);
+  return __float_as_uint (__fadd_rz (v, 8388608.0f)) & 0x7FFFFFu;
+}
+
+/* The columns pass: output rows y0 .. y0 + m - 1 from rows
+ * 0 .. m + 2 R - 1 of h. */
+template < typename T, int C, int R, int FM > __device__ __forceinline__ void
+cols (const float *h, const void *src, size_t sstride, void *dst,
+    size_t dstride, int width, int s0, int y0, int m, const Args & a)
+{
+  using L = Lay < C, R >;
+  constexpr int W = cols_w < C > (), VV = cols_v < C > (), G = SW / W;
+  using V = typename Raw < T, W >::type;
+  const int g = threadIdx.x % G, r0 = threadIdx.x / G * VV;
+  const int s = s0 + W * g, samples = width * C;
+  if (r0 >= m || s >= samples)
+    return;
+  float acc[VV][W];
+#pragma unroll
+  for (int o = 0; o < VV; o++)
+#pragma unroll
+    for (int e = 0; e < W; e++)
+      acc[o][e] = 0.0f;
+  const float *p = h + r0 * L::HP + W * g;
+#pragma unroll
+  for (int j = 0; j < VV + 2 * R; j++) {
+    float x[W];
+    if constexpr (W == 4) {
+      const float4 f = *(const float4 *) (p + j * L::HP);
+      x[0] = f.x;
+      x[1] = f.y;
+      x[2] = f.z;
+      x[3] = f.w;
+    } else {
+      const float2 f = *(const float2 *) (p + j * L::HP);
+      x[0] = f.x;
+      x[1] = f.y;
+    }
+#pragma unroll
+    for (int o = 0; o < VV; o++)
+      if (j - o >= 0 && j - o <= 2 * R)
+#pragma unroll
+        for (int e = 0; e < W; e++)
+          if ((FM >> (e % C)) & 1)
+            acc[o][e] = fmaf (a.wy[j - o], x[e], acc[o][e]);
+  }
+  const bool full = s + W <= samples;
+  const unsigned all = (1u << C) - 1;
+  const bool need_src = a.amount != 0.0f || (a.mask & all) != all;
+#pragma unroll
+  for (int o = 0; o < VV; o++) {
+    if (r0 + o >= m)
+      break;
+    const int y = y0 + r0 + o;
+    const T *srow = cf_row < T > (src, sstride, y) + s;
+    T *drow = cf_row < T > (dst, dstride, y) + s;
+    unsigned in[W], out[W];
+#pragma unroll
+    for (int e = 0; e < W; e++)
+      in[e] = 0;
+    if (need_src) {
+      if (full) {
+        const V v = *(const V *) srow;
+#pragma unroll
+        for (int e = 0; e < W; e++)
+          in[e] = Raw < T, W >::sample (v, e);
+      } else {
+#pragma unroll
+        for (int e = 0; e < W; e++)
+          if (s + e < samples)
+            in[e] = srow[e];
+      }
+    }
+#pragma unroll
+    for (int e = 0; e < W; e++)
+      out[e] = ((a.mask >> (e % C)) & 1) ?
+          finish (acc[o][e], cf_sample_float (in[e]), a) : in[e];
+    if (full) {
+      *(V *) drow = Raw < T, W >::pack (out);
+    } else {
+#pragma unroll
+      for (int e = 0; e < W; e++)
+        if (s + e < samples)
+          drow[e] = (T) out[e];
+    }
+  }
+}
+
+/* h's rows CH .. CH + 2 R - 1 to its top. */
+template < int C, int R > __device__ __forceinline__ void
+shift (float *h)
+{
+  using L = Lay < C, R >;
+  constexpr int N4 = 2 * R * (L::HP / 4);
+  for (int i = threadIdx.x; i < N4; i += THREADS)
+    ((float4 *) h)[i] = ((const float4 *) (h + CH * L::HP))[i];
+}
+
+template < typename T, int C, int R, int FM > __global__ void
+__launch_bounds__ (THREADS, min_blocks < C > ())
+kernel (const void *__restrict__ src, size_t sstride,
+    void *__restrict__ dst, size_t dstride, int width, int height,
+    const Args a)
+{
+  using L = Lay < C, R >;
+  extern __shared__ float4 smem4[];
+  float *in = (float *) smem4;
+  float *h = in + CH * L::IP;
+  const int s0 = blockIdx.x * SW;
+  const int y_begin = blockIdx.y * a.seg;
+  const int y_end = min (height, y_begin + a.seg);
+  Ahead < T, C, R > next;
+
+  /* h row i holds input row y_begin - R + i */
+  next.load (src, sstride, width, height, s0, y_begin - R, a.border);
+  next.store (in);
+  __syncthreads ();
+  next.load (src, sstride, width, height, s0, y_begin + R, a.border);
+  rows < C, R, FM > (in, h, a);
+  __syncthreads ();
+  for (int y = y_begin;; y += CH) {
+    next.store (in);
+    __syncthreads ();
+    if (y + CH < y_end)
+      next.load (src, sstride, width, height, s0, y + CH + R, a.border);
+    rows < C, R, FM > (in, h + 2 * R * L::HP, a);
+    __syncthreads ();
+    cols < T, C, R, FM > (h, src, sstride, dst, dstride, width, s0, y,
+        min (CH, y_end - y), a);
+    if (y + CH >= y_end)
+      break;
+    __syncthreads ();
+    shift < C, R > (h);
+  }
+}
+
+template < typename T, int C, int R, int FM > CfStatus
+launch (const CfPlane * src, const CfPlane * dst, Args & a,
+    cudaStream_t stream)
+{
+  constexpr auto K = kernel < T, C, R, FM >;
+  const size_t smem = sizeof (float) * Lay < C, R >::FLOATS;
+  CfStatus st = cf_allow_smem < K > (smem);
+  if (st != CF_OK)
+    return st;
+  int wave;
+  cudaError_t err = wave_blocks < K > (smem, &wave);
+  if (err != cudaSuccess)
+    return cf_status_from_cuda (err);
+  const int strips = (src->width * C + SW - 1) / SW;
+  const int chunks = (src->height + CH - 1) / CH;
+  const int segs = std::max (1, std::min (chunks, wave / strips));
+  const int per = (chunks + segs - 1) / segs;
+  a.seg = per * CH;
+  dim3 grid (strips, (chunks + per - 1) / per);
+  K <<< grid, THREADS, smem, stream >>> (src->data, src->stride, dst->data,
+      dst->stride, src->width, src->height, a);
+  return cf_launch_status ();
+}
+
+template < typename T, int C, int FM > CfStatus
+launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
+    cudaStream_t stream)
+{
+  switch (a.r) {
+#define FIXED(k) case k: return launch < T, C, k, FM > (src, dst, a, stream);
+      FIXED (1) FIXED (2) FIXED (3) FIXED (4) FIXED (5) FIXED (6) FIXED (7)
+      FIXED (8) FIXED (9) FIXED (10) FIXED (11) FIXED (12) FIXED (13)
+      FIXED (14) FIXED (15)
+#undef FIXED
+    default:
+      return CF_ERROR_INVALID;
+  }
+}
+
+/* Whether the vector engine takes this filter: a fixed radius, 1, 2 or 4
+ * channels, rows aligned to 4 samples. */
+template < typename T > bool
+takes (const CfPlane * src, const CfPlane * dst, int r)
+{
+  const size_t v = 4 * sizeof (T);
+  return r >= 1 && r <= MAX_FIXED && src->channels != 3
+      && (uintptr_t) src->data % v == 0 && src->stride % v == 0
+      && (uintptr_t) dst->data % v == 0 && dst->stride % v == 0;
+}
+
+template < typename T > CfStatus
+launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
+    cudaStream_t stream)
+{
+  switch (src->channels) {
+    case 1:
+      return launch_radius < T, 1, 1 > (src, dst, a, stream);
+    case 2:
+      return launch_radius < T, 2, 3 > (src, dst, a, stream);
+    default:
+      return (a.mask & 15u) == 7u ?
+          launch_radius < T, 4, 7 > (src, dst, a, stream) :
+          launch_radius < T, 4, 15 > (src, dst, a, stream);
+  }
+}
+
+}                               /* namespace vec */
+
+/* The vector engine's shared memory, in floats. */
+int
+vec_floats (int C, int r)
+{
+  const int a = (r * C + 3) / 4 * 4, nv = (vec::SW + 2 * a) / 4;
+  return CH * (nv | 1) * 4 + (CH + 2 * r) * (vec::SW / 4 | 1) * 4;
+}
+
 }                               /* namespace */
 
 extern "C" int
@@ -415,8 +860,12 @@ cf_separable_fits (int rx, int ry, int channels)
       || cudaDeviceGetAttribute (&optin,
           cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
     return 0;
-  return sizeof (float) * Layout (channels, taps_of (r)).floats (channels)
-      <= (size_t) optin;
+  /* the blocked taps where the vector engine cannot take the plane */
+  const int taps = channels == 3 ? taps_of (r) : (2 * r + B) / B * B;
+  size_t need = sizeof (float) * Layout (channels, taps).floats (channels);
+  if (r >= 1 && r <= MAX_FIXED && channels != 3)
+    need = std::max (need, sizeof (float) * vec_floats (channels, r));
+  return need <= (size_t) optin;
 }
 
 extern "C" CfStatus
@@ -442,8 +891,12 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
   for (int c = 0; c < src->channels; c++)
     if ((s->channel_mask >> c) & 1u)
       a.chan[a.nf++] = c;
-  return src->depth > 8 ?
-      launch_channels < unsigned short > (src, dst, a,
-      (cudaStream_t) stream) : launch_channels < unsigned char > (src, dst,
-      a, (cudaStream_t) stream);
+  cudaStream_t st = (cudaStream_t) stream;
+  if (src->depth > 8)
+    return vec::takes < unsigned short > (src, dst, a.r) ?
+        vec::launch_channels < unsigned short > (src, dst, a, st) :
+        launch_channels < unsigned short > (src, dst, a, st);
+  return vec::takes < unsigned char > (src, dst, a.r) ?
+      vec::launch_channels < unsigned char > (src, dst, a, st) :
+      launch_channels < unsigned char > (src, dst, a, st);
 }

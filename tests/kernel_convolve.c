@@ -217,6 +217,42 @@ main (void)
     check (2050, 600, layouts[l].channels, layouts[l].depth, layouts[l].mask,
         &p, kind_name (1 + l % 2), l % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
   }
+  /* The separable engine's vector path: every channel filtered (RGBA
+   * without a copied channel, 16-bit), one of two (the other copied), a
+   * width that ends inside a 4-sample vector, and strips that end inside
+   * the plane or beyond it by less than the halo. */
+  {
+    static const struct
+    {
+      int w, h, channels, depth;
+      unsigned mask;
+      int kw, kh;
+    } vec[] = {
+      {131, 70, 4, 8, 0xF, 31, 31}, {67, 41, 4, 16, 0xF, 9, 21},
+      {130, 66, 2, 8, 0x1, 31, 3}, {129, 35, 2, 16, 0x2, 5, 31},
+      {255, 97, 1, 8, 0x1, 31, 31}, {259, 33, 1, 16, 0x1, 17, 29},
+      {62, 130, 4, 8, 0x7, 31, 1}, {33, 200, 4, 8, 0xE, 1, 31},
+    };
+    for (size_t v = 0; v < sizeof vec / sizeof vec[0]; v++) {
+      if (n++ % step)
+        continue;
+      random_kernel (&p, vec[v].kw, vec[v].kh, 1 + v % 2, (int) v % 5);
+      check (vec[v].w, vec[v].h, vec[v].channels, vec[v].depth, vec[v].mask,
+          &p, kind_name (1 + v % 2), v % 2 ? CF_BORDER_MIRROR :
+          CF_BORDER_CLAMP);
+    }
+  }
+  /* Separable kernels on rows not aligned to 4 samples: the engine's
+   * blocked taps instead of the vector path */
+  cf_test_device_unaligned_rows (1);
+  for (size_t l = 0; l < N_LAYOUTS; l++) {
+    if (n++ % step)
+      continue;
+    random_kernel (&p, l % 2 ? 7 : 31, l % 3 ? 31 : 11, 1 + l % 2, (int) l);
+    check (75, 67, layouts[l].channels, layouts[l].depth, layouts[l].mask,
+        &p, kind_name (1 + l % 2), l % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+  }
+  cf_test_device_unaligned_rows (0);
   /* 3x3 and 5x5 on rows that are not word-aligned: the tiled kernel
    * instead of the register one */
   cf_test_device_unaligned_rows (1);
