@@ -42,16 +42,47 @@ template < typename T, int F, bool JOINT, int PITCH, int K > struct Column {
   typedef typename P::S S;
   float cen[K][F], acc[K][F], wsum[K][JOINT ? 1 : F];
 
-  /* The centres' values; the centres weigh 1. */
+  /* Pixel k's centre value s; the centre weighs 1. */
+  __device__ __forceinline__ void start_one (int k, S s)
+  {
+#pragma unroll
+    for (int j = 0; j < F; j++) {
+      cen[k][j] = P::get (s, j);
+      acc[k][j] = 0.0f;
+      wsum[k][JOINT ? 0 : j] = 1.0f;
+    }
+  }
+
+  /* The centres' values. */
   __device__ __forceinline__ void start (const S * centre)
   {
 #pragma unroll
-    for (int k = 0; k < K; k++) {
+    for (int k = 0; k < K; k++)
+      start_one (k, centre[k * BLOCK_Y * PITCH]);
+  }
+
+  /* Adds to pixel k the tap of sample s and log2 ws lws. */
+  __device__ __forceinline__ void tap (int k, S s, float lws, const Args & a)
+  {
+    if (JOINT) {
+      float d[F], dd = 0.0f;
 #pragma unroll
       for (int j = 0; j < F; j++) {
-        cen[k][j] = P::get (centre[k * BLOCK_Y * PITCH], j);
-        acc[k][j] = 0.0f;
-        wsum[k][JOINT ? 0 : j] = 1.0f;
+        d[j] = P::get (s, j) - cen[k][j];
+        dd = fmaf (d[j], d[j], dd);
+      }
+      const float w = fast_exp2 (fmaf (dd, a.nk, lws));
+#pragma unroll
+      for (int j = 0; j < F; j++)
+        acc[k][j] = fmaf (w, d[j], acc[k][j]);
+      wsum[k][0] += w;
+    } else {
+#pragma unroll
+      for (int j = 0; j < F; j++) {
+        const float d = P::get (s, j) - cen[k][j];
+        const float w = fast_exp2 (P::exponent (d, lws, a));
+        acc[k][j] = fmaf (w, d, acc[k][j]);
+        wsum[k][j] += w;
       }
     }
   }
@@ -62,34 +93,27 @@ template < typename T, int F, bool JOINT, int PITCH, int K > struct Column {
   {
 #pragma unroll 2
     for (int t = 0; t < ntaps; t++) {
-      const float2 tap = taps[t];
+      const float2 tp = taps[t];
       const S *q = (const S *) ((const char *) centre +
-          __float_as_int (tap.x));
+          __float_as_int (tp.x));
 #pragma unroll
-      for (int k = 0; k < K; k++) {
-        const S s = q[k * BLOCK_Y * PITCH];
-        if (JOINT) {
-          float d[F], dd = 0.0f;
+      for (int k = 0; k < K; k++)
+        tap (k, q[k * BLOCK_Y * PITCH], tp.y, a);
+    }
+  }
+
+  /* The same for K pixels anywhere in the tile, each from its own centre
+   * (the gated kernel's listed pixels). */
+  __device__ __forceinline__ void add_scattered (const S * const *centre,
+      const float2 * taps, int ntaps, const Args & a)
+  {
+#pragma unroll 2
+    for (int t = 0; t < ntaps; t++) {
+      const float2 tp = taps[t];
+      const int off = __float_as_int (tp.x);
 #pragma unroll
-          for (int j = 0; j < F; j++) {
-            d[j] = P::get (s, j) - cen[k][j];
-            dd = fmaf (d[j], d[j], dd);
-          }
-          const float w = fast_exp2 (fmaf (dd, a.nk, tap.y));
-#pragma unroll
-          for (int j = 0; j < F; j++)
-            acc[k][j] = fmaf (w, d[j], acc[k][j]);
-          wsum[k][0] += w;
-        } else {
-#pragma unroll
-          for (int j = 0; j < F; j++) {
-            const float d = P::get (s, j) - cen[k][j];
-            const float w = fast_exp2 (P::exponent (d, tap.y, a));
-            acc[k][j] = fmaf (w, d, acc[k][j]);
-            wsum[k][j] += w;
-          }
-        }
-      }
+      for (int k = 0; k < K; k++)
+        tap (k, *(const S *) ((const char *) centre[k] + off), tp.y, a);
     }
   }
 
@@ -129,16 +153,23 @@ template < typename T, int F, bool JOINT, int PITCH, int K > struct Column {
     for (int k = 0; k < K; k++) {
       if (y + k * BLOCK_Y >= height)
         break;
-      if (a.copy_others)
-        for (int c = 0; c < a.channels; c++)
-          if (!((a.mask >> c) & 1u))
-            out[c] = in[c];
-#pragma unroll
-      for (int j = 0; j < F; j++)
-        out[a.chan[j]] = result (k, j, a);
+      put (k, in, out, a);
       in = (const T *) ((const char *) in + BLOCK_Y * src_stride);
       out = (T *) ((char *) out + BLOCK_Y * dst_stride);
     }
+  }
+
+  /* Writes pixel k to out; the channels not filtered come from in. */
+  __device__ __forceinline__ void put (int k, const T * in, T * out,
+      const Args & a) const
+  {
+    if (a.copy_others)
+      for (int c = 0; c < a.channels; c++)
+        if (!((a.mask >> c) & 1u))
+          out[c] = in[c];
+#pragma unroll
+    for (int j = 0; j < F; j++)
+      out[a.chan[j]] = result (k, j, a);
   }
 };
 
@@ -207,6 +238,167 @@ bilateral_tile (const void *__restrict__ src, size_t src_stride,
   if (x0 + threadIdx.x < width)
     col.store (src, src_stride, dst, dst_stride, x0 + threadIdx.x,
         y0 + threadIdx.y, height, a);
+}
+
+/* Pixel (x, y) of src into dst, every channel (a gated-out pixel). */
+template < typename T > __device__ __forceinline__ void
+copy_pixel (const void *src, size_t src_stride, void *dst, size_t dst_stride,
+    int x, int y, int channels)
+{
+  const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * channels;
+  T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * channels;
+  for (int c = 0; c < channels; c++)
+    out[c] = in[c];
+}
+
+/* K listed pixels of the gated kernel, entries i, i + THREADS, ... of the
+ * block's list (tile row * TILE_W + column), filtered over the whole tap
+ * list and stored. */
+template < typename T, int F, bool JOINT, int PITCH, int K >
+    __device__ __forceinline__ void
+filter_listed (const unsigned short *list, int i, const typename Pixel < T,
+    F >::S * origin, const float2 * taps, const void *src, size_t src_stride,
+    void *dst, size_t dst_stride, int x0, int y0, const Args & a)
+{
+  typedef typename Pixel < T, F >::S S;
+  Column < T, F, JOINT, PITCH, K > col;
+  const S *centre[K];
+  int px[K], py[K];
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    const int e = list[i + k * THREADS];
+    px[k] = e % TILE_W;
+    py[k] = e / TILE_W;
+    centre[k] = origin + py[k] * PITCH + px[k];
+    col.start_one (k, *centre[k]);
+  }
+  col.add_scattered (centre, taps, a.ntaps, a);
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    const int x = x0 + px[k], y = y0 + py[k];
+    col.put (k, cf_row < T > (src, src_stride, y) + (size_t) x * a.channels,
+        cf_row < T > (dst, dst_stride, y) + (size_t) x * a.channels, a);
+  }
+}
+
+/* The exact filter with the value gate applied in the same launch, work
+ * in proportion to the pixels in range. Each thread tests the gate at its
+ * PIX output pixels (one column, BLOCK_Y rows apart, as bilateral_tile's)
+ * and copies the gated-out ones from src; the block lists the others in
+ * shared memory (a ballot per row of a warp, one atomic per warp), loads
+ * its tile as bilateral_tile does, and then its threads share out the
+ * list, each entry i to thread i % THREADS, two pixels at a time where a
+ * thread has two left (the tap list read once for both).
+ * A pixel's arithmetic is bilateral_tile's, tap for tap: the output equals
+ * the ungated kernel's followed by the gate pass. A block with no pixel in
+ * range loads nothing; a flat tile's pixels are copied. Needs the whole
+ * tap list in shared memory (tap_room == ntaps) and a.gate set. */
+template < typename T, int F, bool JOINT, int PITCH, int PIX > __global__ void
+__launch_bounds__ (THREADS, 4)
+bilateral_tile_gated (const void *__restrict__ src, size_t src_stride,
+    void *__restrict__ dst, size_t dst_stride, int width, int height,
+    const Args a)
+{
+  typedef typename Pixel < T, F >::S S;
+  constexpr int TILE_H = BLOCK_Y * PIX;
+  extern __shared__ float2 smem[];
+  float2 *taps = smem;
+  S *tile = (S *) (smem + taps_slots (a.ntaps));
+  const int x0 = blockIdx.x * TILE_W;
+  const int y0 = blockIdx.y * TILE_H;
+  const TileShape ts (a, x0, TILE_H, a.rx);
+  int *listed = (int *) (tile + PITCH * ts.rows);
+  unsigned short *list = (unsigned short *) (listed + 1);
+  const int tid = threadIdx.y * BLOCK_X + threadIdx.x;
+  const int x = x0 + threadIdx.x;
+
+  if (tid == 0)
+    *listed = 0;
+  unsigned open = 0;
+  if (a.gate.channels == 1 && a.channels == 1 && a.gate.xs == 0
+      && a.gate.ys == 0) {
+    /* one sample a pixel and its own gate pixel (gray, a luma plane): all
+     * the loads in flight at once, then the tests and the copies */
+    T g[PIX], v[PIX];
+#pragma unroll
+    for (int k = 0; k < PIX; k++) {
+      const int y = y0 + threadIdx.y + k * BLOCK_Y;
+      if (x < width && y < height) {
+        g[k] = cf_row < T > (a.gate.data, a.gate.stride, y)[x];
+        v[k] = cf_row < T > (src, src_stride, y)[x];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < PIX; k++) {
+      const int y = y0 + threadIdx.y + k * BLOCK_Y;
+      if (x < width && y < height) {
+        if (g[k] >= a.gate.lo && g[k] <= a.gate.hi)
+          open |= 1u << k;
+        else
+          cf_row < T > (dst, dst_stride, y)[x] = v[k];
+      }
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < PIX; k++) {
+      const int y = y0 + threadIdx.y + k * BLOCK_Y;
+      if (x < width && y < height) {
+        if (cf_gate_open_at < T > (a.gate, x, y))
+          open |= 1u << k;
+        else
+          copy_pixel < T > (src, src_stride, dst, dst_stride, x, y,
+              a.channels);
+      }
+    }
+  }
+  __syncthreads ();
+  /* A warp is a row of the block: its rows k in list order. */
+  unsigned row_bits[PIX];
+  int total = 0, base = 0;
+#pragma unroll
+  for (int k = 0; k < PIX; k++) {
+    row_bits[k] = __ballot_sync (0xFFFFFFFFu, (open >> k) & 1u);
+    total += __popc (row_bits[k]);
+  }
+  if (threadIdx.x == 0 && total > 0)
+    base = atomicAdd (listed, total);
+  base = __shfl_sync (0xFFFFFFFFu, base, 0);
+  const unsigned below = (1u << threadIdx.x) - 1u;
+#pragma unroll
+  for (int k = 0; k < PIX; k++) {
+    if ((open >> k) & 1u)
+      list[base + __popc (row_bits[k] & below)] =
+          (threadIdx.y + k * BLOCK_Y) * TILE_W + threadIdx.x;
+    base += __popc (row_bits[k]);
+  }
+  __syncthreads ();
+  const int n = *listed;
+  if (n == 0)
+    return;
+
+  list_taps < S, PITCH > (taps, 0, a);
+  const S first = first_pixel < T, F > (src, src_stride, width, height, x0,
+      y0, a);
+  const bool same = load_tile < T, F, PITCH > (src, src_stride, width, height,
+      y0, ts, a, tile, first);
+  if (__syncthreads_and (same)) {
+    /* every d is 0: the filter gives the input */
+#pragma unroll
+    for (int k = 0; k < PIX; k++)
+      if ((open >> k) & 1u)
+        copy_pixel < T > (src, src_stride, dst, dst_stride, x,
+            y0 + threadIdx.y + k * BLOCK_Y, a.channels);
+    return;
+  }
+
+  const S *origin = tile + a.ry * PITCH + ts.ox;
+  int i = tid;
+  for (; i + THREADS < n; i += 2 * THREADS)
+    filter_listed < T, F, JOINT, PITCH, 2 > (list, i, origin, taps, src,
+        src_stride, dst, dst_stride, x0, y0, a);
+  if (i < n)
+    filter_listed < T, F, JOINT, PITCH, 1 > (list, i, origin, taps, src,
+        src_stride, dst, dst_stride, x0, y0, a);
 }
 
 /* The separable filter in one kernel, PIX outputs per thread: the
@@ -325,6 +517,40 @@ launch_tile (const CfPlane * src, const CfPlane * dst, Args a,
       BLOCK_Y * LO, tile_lo + sizeof (float2) * taps_slots (a.tap_room), t);
 }
 
+/* The gated exact filter (bilateral_tile_gated), on the lower tile (half
+ * bilateral_tile's taller one: at 1080p GRAY16 r 8 with 12% in range,
+ * 0.055 ms against 0.060 with the taller and up to four pixels a thread,
+ * 0.063 with up to two; twice the blocks share out the pixels in range),
+ * where it fits the device with the whole tap list and the block's pixel
+ * list; *done false where not (the caller then runs bilateral_tile and the
+ * gate pass). */
+template < typename T, int F, bool JOINT, int PITCH > CfStatus
+launch_tile_gated (const CfPlane * src, const CfPlane * dst, Args a,
+    const Target & t, bool * done)
+{
+  typedef typename Pixel < T, F >::S S;
+  constexpr int PIX = pix_max < F > () / 2;
+  const size_t smem = sizeof (float2) * taps_slots (a.ntaps) +
+      sizeof (S) * PITCH * (BLOCK_Y * PIX + 2 * a.ry) + sizeof (int) +
+      sizeof (unsigned short) * TILE_W * BLOCK_Y * PIX;
+
+  a.tap_room = a.ntaps;
+  *done = smem <= t.limit;
+  if (!*done)
+    return CF_OK;
+  return run < bilateral_tile_gated < T, F, JOINT, PITCH, PIX > > (src, dst,
+      a, BLOCK_Y * PIX, smem, t);
+}
+
+template < typename T, int F, bool JOINT > CfStatus
+launch_exact_gated (const CfPlane * src, const CfPlane * dst, const Args & a,
+    const Target & t, bool * done)
+{
+  return a.rx == 0 ?
+      launch_tile_gated < T, F, JOINT, NARROW_PITCH > (src, dst, a, t, done) :
+      launch_tile_gated < T, F, JOINT, WIDE_PITCH > (src, dst, a, t, done);
+}
+
 template < typename T, int F, bool JOINT > CfStatus
 launch_exact (const CfPlane * src, const CfPlane * dst, const Args & a,
     const Target & t)
@@ -365,6 +591,7 @@ struct Call {
   const CfBilateralWeights *w;
   CfScratch *scratch;
   Target t;
+  bool *gate_applied;           /* set where the kernel applied p->gate */
 };
 
 /* The kernel arguments for the window of radii (rx, ry). */
@@ -420,6 +647,12 @@ filter (const Call & c, bool separable)
   make_args (c.src, p, c.w, p->radius_x, p->radius_y, &a);
   if (!separable) {
     a.gate = cf_gate_tile (p->gate);
+    if (p->gate && p->apply_gate) {
+      CfStatus st = launch_exact_gated < T, F, JOINT > (c.src, c.dst, a, c.t,
+          c.gate_applied);
+      if (st != CF_OK || *c.gate_applied)
+        return st;
+    }
     return launch_exact < T, F, JOINT > (c.src, c.dst, a, c.t);
   }
   if (F == 1 && !tuning.two_pass_separable && !tuning.general_separable
@@ -474,10 +707,22 @@ extern "C" CfStatus
 cf_bilateral (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     const CfBilateralParams * p)
 {
-  if (!exec->on_gpu)
-    return cf_bilateral_ref (src, dst, p);
+  const bool apply_gate = p->gate && p->apply_gate;
+  CfStatus st = CF_OK;
 
-  CfStatus st = cf_bilateral_check (src, dst, p);
+  if (apply_gate) {
+    st = cf_gate_check (src, dst, p->gate);
+    if (st != CF_OK)
+      return st;
+  }
+  if (!exec->on_gpu) {
+    st = cf_bilateral_ref (src, dst, p);
+    if (st == CF_OK && apply_gate)
+      st = cf_gate_select_ref (src, dst, p->gate);
+    return st;
+  }
+
+  st = cf_bilateral_check (src, dst, p);
   if (st != CF_OK)
     return st;
   if (!exec->stream)
@@ -495,21 +740,28 @@ cf_bilateral (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   CfBilateralWeights w;
   cf_bilateral_weights (p, cf_plane_max (p->guide.data ? &p->guide : src),
       &w);
-  /* with a guide: the plain kernel of bilateral_guided.cu */
-  if (p->guide.data)
-    return cf_bilateral_guided (src, dst, p, &w, exec->scratch, exec->stream);
-  /* A 1-D window is the same filter either way. */
-  bool separable = p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
-      && p->radius_y > 0;
-  Call c = { src, dst, p, &w, exec->scratch, {stream, 0} };
-  st = shared_limit (&c.t.limit);
-  if (st != CF_OK)
-    return st;
-  int filtered = __builtin_popcount (p->channel_mask &
-      CF_ALL_CHANNELS (src->channels));
-  return src->depth > 8 ?
-      filter_depth < unsigned short > (c, filtered, separable) :
-      filter_depth < unsigned char > (c, filtered, separable);
+  bool gate_applied = false;
+  if (p->guide.data) {
+    /* with a guide: the plain kernel of bilateral_guided.cu */
+    st = cf_bilateral_guided (src, dst, p, &w, exec->scratch, exec->stream);
+  } else {
+    /* A 1-D window is the same filter either way. */
+    bool separable = p->mode == CF_BILATERAL_SEPARABLE && p->radius_x > 0
+        && p->radius_y > 0;
+    Call c = { src, dst, p, &w, exec->scratch, {stream, 0}, &gate_applied };
+    st = shared_limit (&c.t.limit);
+    if (st != CF_OK)
+      return st;
+    int filtered = __builtin_popcount (p->channel_mask &
+        CF_ALL_CHANNELS (src->channels));
+    st = src->depth > 8 ?
+        filter_depth < unsigned short > (c, filtered, separable) :
+        filter_depth < unsigned char > (c, filtered, separable);
+  }
+  /* the paths that do not gate in the kernel: the gate pass */
+  if (st == CF_OK && apply_gate && !gate_applied)
+    st = cf_gate_select (exec, src, dst, p->gate);
+  return st;
 }
 
 extern "C" void

@@ -395,6 +395,10 @@ gst_cf_regions_filter (GstCudaFilter * self, gconstpointer params,
   CfGate gate;
   gboolean gated = make_gate (regions, view, gate_view, &gate);
   const CfGate *g = gated ? &gate : NULL;
+  /* the gate pass, unless the filter applies the gate itself (over the
+   * rectangle it filters, which holds the region) */
+  gboolean gate_pass = gated
+      && !GST_CUDA_FILTER_GET_CLASS (self)->applies_gate;
   CfPlane tmp;
   CfStatus st = CF_OK;
   guint n = 0;
@@ -418,7 +422,7 @@ gst_cf_regions_filter (GstCudaFilter * self, gconstpointer params,
     if (st == CF_OK && n == 1)
       st = cf_copy_outside (exec, &view->src, &view->dst, in->x, in->y,
           in->w, in->h);
-    if (st == CF_OK && gated)
+    if (st == CF_OK && gate_pass)
       st = gate_rect (view, g, in, exec);
     return st;
   }
@@ -433,7 +437,7 @@ gst_cf_regions_filter (GstCudaFilter * self, gconstpointer params,
     st = filter_rect (self, params, view, g, &r, &tmp, exec);
     if (st == CF_OK)
       st = copy_rect (exec, &view->dst, &tmp, &r);
-    if (st == CF_OK && gated)
+    if (st == CF_OK && gate_pass)
       st = gate_rect (view, g, &r, exec);
   }
   return st;

@@ -10,7 +10,8 @@
  * filtered into a scratch plane and copied out of it, so that one region's
  * margin never overwrites another's pixels. The gate runs last, on each
  * region: where the gate value of a pixel lies outside [gate-min,
- * gate-max] its input comes back. */
+ * gate-max] its input comes back (inside the element's filter where its
+ * class sets applies_gate: cudabilateral). */
 #ifndef __GST_CF_REGIONS_H__
 #define __GST_CF_REGIONS_H__
 

@@ -169,6 +169,7 @@ to_params (const BilateralProps * props, const GstCudaFilterPlane * plane)
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
   p.gate = plane->gate;
+  p.apply_gate = plane->gate != NULL;   /* class: applies_gate */
   /* joint bilateral: the range weights from the guide */
   p.guide = gst_cuda_filter_plane_side (plane);
   p.guide_x_shift = plane->w_sub;
@@ -262,6 +263,9 @@ gst_cuda_bilateral_class_init (GstCudaBilateralClass * klass)
   gst_cuda_filter_class_add_side_pad (element_class, "guide_sink", NULL);
 
   filter_class->params_size = sizeof (BilateralProps);
+  /* cf_bilateral applies the gate (in the exact kernel: only the pixels in
+   * range are filtered) */
+  filter_class->applies_gate = TRUE;
   filter_class->is_identity = is_identity;
   filter_class->filter_plane = filter_plane;
   filter_class->reach = reach;

@@ -64,7 +64,8 @@ typedef struct
   /* The value gate of this plane (gate-min, gate-max), NULL when open. The
    * base class restores the input wherever it is closed after
    * filter_plane, so a filter may skip work where it is closed (whole
-   * tiles of its last pass) but never needs to. */
+   * tiles of its last pass) but never needs to; unless the class sets
+   * applies_gate, and filter_plane applies it itself. */
   const CfGate *gate;
   /* Elements with a side pad (gst_cuda_filter_class_add_side_pad): the
    * first plane of the side frame paired with this frame, whole, at the
@@ -121,6 +122,13 @@ struct _GstCudaFilterClass
    * at a DISCONT or GAP buffer, a new segment (a seek), a caps change, and
    * when passthrough ends. */
   gboolean stateful;
+
+  /* TRUE when filter_plane applies GstCudaFilterPlane.gate itself: dst
+   * gets src's pixel, bit for bit, wherever the gate is closed (what the
+   * base class's gate pass, cf_gate_select, would give), on every path and
+   * backend. The base class then runs no gate pass after it (cudabilateral
+   * fuses the gate into its exact kernel). */
+  gboolean applies_gate;
 
   /* TRUE when @params leave every frame unchanged: the element then goes
    * passthrough. */

@@ -6,12 +6,14 @@
  * channel and of the mean of three. Then the filters that skip gated-out
  * blocks (cudamedian's register and strip kernels, cudabilateral's exact
  * one): with the gate and the gate pass, the reference with the gate pass,
- * on frames with wide gated-out areas. One line per failing case, then the verdict. */
+ * on frames with wide gated-out areas. Then cudabilateral's fused gate
+ * (check_fused). One line per failing case, then the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 #include "gate.h"
 #include "median.h"
 #include "bilateral.h"
+#include "bilateral_tuning.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +225,196 @@ check_filters (int w, int h, int quick)
     }
 }
 
+/* The fused gate (CfBilateralParams.apply_gate: cf_bilateral applies the
+ * gate itself; the exact kernel filters only the pixels in range): every
+ * gated-out sample is the input's and every other one the GPU's ungated
+ * filter's, bit for bit (the rule, against the ungated output), and the
+ * whole is the reference then the reference gate pass, within 1. Gates:
+ * none in range, all, a scattered 30% (a noise gate plane), coherent
+ * areas (the frame's own dark part and stripes), flat areas (a constant
+ * left half, in range), a luma gate plane of twice the size (shift 1). */
+enum
+{ FUSED_NONE, FUSED_ALL, FUSED_SCATTERED, FUSED_COHERENT, FUSED_FLAT,
+  FUSED_SUBSAMPLED, FUSED_KINDS
+};
+
+static void
+check_fused (int w, int h, int channels, int depth, unsigned gmask,
+    int kind, const CfBilateralParams * params, const char *name)
+{
+  static const char *kinds[] = { "none", "all", "scattered 30%", "coherent",
+    "flat", "luma x2"
+  };
+  static CfScratch scratch;
+  CfExec exec = { 1, stream, &scratch }, cpu = { 0, NULL, NULL };
+  unsigned full = depth > 8 ? 65535 : 255;
+  CfPlane src = kind == FUSED_COHERENT ? dark_and_bright (w, h, channels,
+      depth) : cf_test_plane_new (w, h, channels, depth, 2);
+  CfPlane gp = { 0 };
+  CfGate g = { src, gmask, 0, 0, 0, full };
+  int own = 1;
+
+  if (kind == FUSED_FLAT)
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w / 2 * channels; x++) {
+        if (depth > 8)
+          ((unsigned short *) ((char *) src.data + y * src.stride))[x] =
+              full / 5;
+        else
+          ((unsigned char *) src.data + y * src.stride)[x] = full / 5;
+      }
+  switch (kind) {
+    case FUSED_NONE:
+      gp = cf_test_plane_new (w, h, 1, depth, 0);
+      for (int y = 0; y < h; y++)
+        memset ((char *) gp.data + y * gp.stride, 0, gp.stride);
+      g.min = 1;
+      break;
+    case FUSED_SCATTERED:
+      gp = cf_test_plane_new (w, h, 1, depth, 1);
+      g.max = full * 3 / 10;
+      break;
+    case FUSED_COHERENT:
+      g.max = full / 3;
+      break;
+    case FUSED_FLAT:
+      g.max = full / 2;
+      break;
+    case FUSED_SUBSAMPLED:
+      gp = cf_test_plane_new (2 * w, 2 * h, 1, depth, 3);
+      g.x_shift = g.y_shift = 1;
+      g.min = full / 2;
+      break;
+  }
+  if (gp.data) {
+    own = 0;
+    g.plane = gp;
+    g.mask = 1;
+  }
+
+  CfPlane ref = cf_test_plane_like (&src, 0);
+  CfPlane ungated = cf_test_plane_like (&src, 1);
+  CfPlane out = cf_test_plane_like (&src, 2);
+  CfPlane dsrc = cf_test_device_upload (&src);
+  CfPlane dgp = own ? dsrc : cf_test_device_upload (&gp);
+  CfPlane dungated = cf_test_device_like (&src);
+  CfPlane dout = cf_test_device_like (&src);
+  CfGate dg = g;
+  CfBilateralParams p = *params;
+  char what[200];
+  int diff = 0;
+  long bad;
+
+  dg.plane = dgp;
+  snprintf (what, sizeof what, "fused %s %dx%d c%d d%d mask %x r %d/%d "
+      "%s gate %s [%u, %u]", name, w, h, channels, depth, p.channel_mask,
+      p.radius_x, p.radius_y, p.border == CF_BORDER_MIRROR ? "mirror" :
+      "clamp", kinds[kind], g.min, g.max);
+  p.apply_gate = 1;
+  p.gate = &g;
+  CF_CHECK (cf_bilateral (&cpu, &src, &ref, &p) == CF_OK);
+  p.gate = &dg;
+  CF_CHECK (cf_bilateral (&exec, &dsrc, &dout, &p) == CF_OK);
+  p.gate = NULL;
+  p.apply_gate = 0;
+  CF_CHECK (cf_bilateral (&exec, &dsrc, &dungated, &p) == CF_OK);
+  CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
+  cf_test_device_download (&dout, &out);
+  cf_test_device_download (&dungated, &ungated);
+  bad = rule_violations (&src, &ungated, &out, &g);
+  if (bad)
+    fprintf (stderr, "FAIL %s: %ld samples differ from the ungated kernel "
+        "then the gate pass\n", what, bad);
+  if (p.mode == CF_BILATERAL_SEPARABLE && p.radius_x > 0 && p.radius_y > 0) {
+    /* as kernel_bilateral tolerates the separable filter: the rounded
+     * intermediate may tip, at most 0.1% of the samples off by 2 to 4 */
+    long off = cf_test_compare (&ref, &out, 1, &diff, "separable (tolerated)");
+    if (off * 1000 > (long) w * h * channels || diff > 4) {
+      fprintf (stderr, "FAIL %s: %ld samples off by > 1, max diff %d\n",
+          what, off, diff);
+      bad++;
+    }
+  } else {
+    bad += cf_test_compare (&ref, &out, 1, &diff, what);
+  }
+  if (bad)
+    failed++;
+  else
+    passed++;
+  cf_test_device_free (&dsrc);
+  if (!own)
+    cf_test_device_free (&dgp);
+  cf_test_device_free (&dungated);
+  cf_test_device_free (&dout);
+  cf_test_plane_free (&src);
+  if (!own)
+    cf_test_plane_free (&gp);
+  cf_test_plane_free (&ref);
+  cf_test_plane_free (&ungated);
+  cf_test_plane_free (&out);
+}
+
+static void
+check_fused_all (int w, int h, int quick)
+{
+  static const struct
+  {
+    int channels;
+    unsigned fmask, gmask;
+  } layouts[] = {
+    {1, 1, 1}, {4, 0x7, 0x7}, {2, 0x1, 0x1}, {3, 0x7, 0x2}
+  };
+  for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+    for (int depth = 8; depth <= 16; depth += 8) {
+      int ch = layouts[l].channels;
+      CfBilateralParams wins[] = {
+        {2.0, 2.0, 4, 4, 0.1, CF_BILATERAL_EXACT, CF_BILATERAL_PER_CHANNEL,
+            CF_BORDER_CLAMP, layouts[l].fmask},
+        {1.0, 1.5, 0, 3, 0.2, CF_BILATERAL_EXACT, CF_BILATERAL_PER_CHANNEL,
+            CF_BORDER_MIRROR, layouts[l].fmask},
+        {1.5, 1.0, 3, 1, 0.15, CF_BILATERAL_EXACT, CF_BILATERAL_JOINT,
+            CF_BORDER_MIRROR, layouts[l].fmask},
+      };
+      for (int k = 0; k < FUSED_KINDS; k++)
+        for (size_t v = 0; v < sizeof wins / sizeof wins[0]; v++) {
+          if (quick && (v + k + l) % 3 != 0)
+            continue;
+          check_fused (w, h, ch, depth, layouts[l].gmask, k, &wins[v], "exact");
+        }
+    }
+}
+
+/* The fused gate where the gated kernel does not apply: the separable
+ * filter, the lower tile under a shared-memory cap (40 KB), and a tap list too
+ * long for the gated kernel beside its tile (28 KB: the ungated kernel in chunks,
+ * then the gate pass inside cf_bilateral). */
+static void
+check_fused_paths (int w, int h)
+{
+  CfBilateralParams sep = { 2.0, 2.0, 4, 4, 0.1, CF_BILATERAL_SEPARABLE,
+    CF_BILATERAL_PER_CHANNEL, CF_BORDER_CLAMP, 1
+  };
+  CfBilateralParams wide = { 8.0, 8.0, 16, 16, 0.1, CF_BILATERAL_EXACT,
+    CF_BILATERAL_PER_CHANNEL, CF_BORDER_MIRROR, 1
+  };
+  CfBilateralTuning t = { 0 };
+  for (int depth = 8; depth <= 16; depth += 8) {
+    check_fused (w, h, 1, depth, 1, FUSED_SCATTERED, &sep, "separable");
+    check_fused (w, h, 4, depth, 0x7, FUSED_COHERENT, &sep, "separable");
+    t.shared_limit = 28 * 1024;
+    cf_bilateral_set_tuning (&t);
+    check_fused (w, h, 1, depth, 1, FUSED_SCATTERED, &wide, "28 KB cap");
+    check_fused (w, h, 1, depth, 1, FUSED_FLAT, &wide, "28 KB cap");
+    t.shared_limit = 40 * 1024;
+    cf_bilateral_set_tuning (&t);
+    check_fused (w, h, 1, depth, 1, FUSED_SCATTERED, &wide, "40 KB cap");
+    check_fused (w, h, 4, depth, 0x7, FUSED_COHERENT, &wide, "40 KB cap");
+    t.shared_limit = 0;
+    cf_bilateral_set_tuning (&t);
+    check_fused (w, h, 1, depth, 1, FUSED_SCATTERED, &wide, "exact r16");
+  }
+}
+
 /* cf_copy_outside against its reference: rectangles inside, at the
  * edges, covering everything and outside the plane. */
 static void
@@ -302,6 +494,16 @@ main (void)
   check_filters (300, 131, quick);
   if (!quick)
     check_filters (1921, 270, 0);
+  {
+    static const int fused_sizes[][2] = { {1, 1}, {7, 3}, {33, 17},
+    {300, 131}, {641, 67}
+    };
+    for (size_t s = 0; s < sizeof fused_sizes / sizeof fused_sizes[0]; s++)
+      check_fused_all (fused_sizes[s][0], fused_sizes[s][1], quick);
+    if (!quick)
+      check_fused_all (1921, 270, 0);
+    check_fused_paths (97, 75);
+  }
   cf_stream_destroy (stream);
   return cf_test_finish (passed, failed);
 }
