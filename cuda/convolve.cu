@@ -1,5 +1,6 @@
-/* General 2-D convolution. Full 3x3 and 5x5 kernels on word-aligned rows
- * take the register path (convolve_small.cu); separable kernels (given
+/* General 2-D convolution. 3x3 and 5x5 kernels on rows aligned to its
+ * vectors take the vector kernel (small_mask.cu), on other word-aligned
+ * rows (or three channels) the register path (convolve_small.cu); separable kernels (given
  * so, or a full kernel of rank 1, see cf_convolve_plan) the separable
  * engine (separable.cu); other full kernels run here. Each block stages a
  * tile of the input, plus the kernel's halo, in shared memory as float
@@ -12,6 +13,7 @@
  * channels. */
 #include "convolve.h"
 #include "convolve_small.cuh"
+#include "small_mask.h"
 #include "separable.h"
 #include "cf_kernel.cuh"
 
@@ -228,6 +230,9 @@ cf_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (st != CF_OK)
     return st;
   cudaStream_t stream = (cudaStream_t) exec->stream;
+  if (plan.width == plan.height && (plan.width == 3 || plan.width == 5)
+      && cf_small_mask_fits (src, dst))
+    return cf_small_mask_convolve (src, dst, &plan, params, stream);
   if (cf_convolve_small_fits (src, dst, &plan))
     return cf_convolve_small (src, dst, &plan, params, stream);
   if (plan.separable)

@@ -1,0 +1,115 @@
+/* The variants of the vector kernel (small_mask.cuh) the filters run: the
+ * bytes a thread covers across, the rows down, as measured on an H100
+ * (tests/micro_small_mask.cu, docs/performance.md). Three channels (a
+ * sample's channel would change along the vector) take the older kernels. */
+#include "small_mask.h"
+#include "small_mask.cuh"
+
+using namespace cf_small_mask;
+
+namespace {
+
+/* Bytes a thread across: 8 for 8-bit samples (16 took 3 to 12 times the
+ * copy's time: twice the registers, a quarter of the threads), 16 for
+ * 16-bit ones; the same 8 samples either way. */
+template < typename T > constexpr int
+vector_bytes ()
+{
+  return sizeof (T) == 1 ? 8 : 16;
+}
+
+/* Rows a thread down: fewer rows, more threads in flight (4 beat 8 and
+ * 16 at 16 bits). */
+constexpr int ROWS = 4;
+
+template < typename T, int R, int MODE > void
+launch_channels (const CfPlane * src, const CfPlane * dst, const Args & a,
+    cudaStream_t stream)
+{
+  constexpr int VB = vector_bytes < T > ();
+#define CF_SM_LAUNCH(C, CMASK) launch < T, C, R, MODE, VB, ROWS, CMASK > ( \
+      src->data, src->stride, dst->data, dst->stride, src->width, \
+      src->height, a, stream)
+  switch (src->channels) {
+    case 1:
+      CF_SM_LAUNCH (1, 0xFu);
+      break;
+    case 2:
+      CF_SM_LAUNCH (2, 0xFu);
+      break;
+    default:
+      /* the fourth channel (alpha) copied: not computed at all */
+      if (!(a.mask & 8u))
+        CF_SM_LAUNCH (4, 7u);
+      else
+        CF_SM_LAUNCH (4, 0xFu);
+  }
+#undef CF_SM_LAUNCH
+}
+
+template < int MODE > CfStatus
+launch_depth (const CfPlane * src, const CfPlane * dst, int r,
+    const Args & a, cudaStream_t stream)
+{
+  if (src->depth > 8) {
+    if (r <= 1)
+      launch_channels < unsigned short, 1, MODE > (src, dst, a, stream);
+    else
+      launch_channels < unsigned short, 2, MODE > (src, dst, a, stream);
+  } else {
+    if (r <= 1)
+      launch_channels < unsigned char, 1, MODE > (src, dst, a, stream);
+    else
+      launch_channels < unsigned char, 2, MODE > (src, dst, a, stream);
+  }
+  return cf_launch_status ();
+}
+
+}                               /* namespace */
+
+bool
+cf_small_mask_fits (const CfPlane * src, const CfPlane * dst)
+{
+  const unsigned vb = src->depth > 8 ? vector_bytes < unsigned short > () :
+      vector_bytes < unsigned char > ();
+  return src->channels != 3 && ((uintptr_t) src->data | (uintptr_t) dst->data
+      | src->stride | dst->stride) % vb == 0;
+}
+
+CfStatus
+cf_small_mask_gaussian (const CfPlane * src, const CfPlane * dst,
+    const CfGaussianParams * p, cudaStream_t stream)
+{
+  Args a = { };
+  a.wx[0] = a.wy[0] = 1.0f;
+  if (p->radius_x > 0)
+    cf_gaussian_weights (p->sigma_x, p->radius_x, a.wx);
+  if (p->radius_y > 0)
+    cf_gaussian_weights (p->sigma_y, p->radius_y, a.wy);
+  a.max = (float) cf_plane_max (dst);
+  a.amount = (float) p->sharpen;
+  a.threshold = (float) (p->threshold * a.max);
+  a.border = p->border;
+  a.mask = p->channel_mask;
+  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
+  return launch_depth < GAUSS > (src, dst, r, a, stream);
+}
+
+CfStatus
+cf_small_mask_convolve (const CfPlane * src, const CfPlane * dst,
+    const CfConvolvePlan * plan, const CfConvolveParams * params,
+    cudaStream_t stream)
+{
+  const int k = plan->width;
+  Args a = { };
+  for (int y = 0; y < k; y++)
+    for (int x = 0; x < k; x++)
+      a.taps[y * k + x] = plan->separable ? plan->row[x] * plan->col[y] :
+          plan->taps[y * k + x];
+  a.offset = plan->offset;
+  a.absolute = plan->absolute;
+  a.max = (float) cf_plane_max (dst);
+  a.border = params->border;
+  a.mask = params->channel_mask;
+  return launch_depth < FULL > (src, dst, k / 2, a, stream);
+}
