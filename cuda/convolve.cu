@@ -1,6 +1,6 @@
-/* General 2-D convolution. 3x3 and 5x5 kernels on rows aligned to its
- * vectors take the vector kernel (small_mask.cu), on other word-aligned
- * rows (or three channels) the register path (convolve_small.cu); separable kernels (given
+/* General 2-D convolution. 3x3 and 5x5 kernels take the vector kernel
+ * (small_mask.cu) on the planes where it is faster, the register path
+ * (convolve_small.cu) on other word-aligned rows; separable kernels (given
  * so, or a full kernel of rank 1, see cf_convolve_plan) the separable
  * engine (separable.cu); other full kernels run here. Each block stages a
  * tile of the input, plus the kernel's halo, in shared memory as float
@@ -231,7 +231,7 @@ cf_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     return st;
   cudaStream_t stream = (cudaStream_t) exec->stream;
   if (plan.width == plan.height && (plan.width == 3 || plan.width == 5)
-      && cf_small_mask_fits (src, dst))
+      && cf_small_mask_fits (src, dst, plan.width / 2))
     return cf_small_mask_convolve (src, dst, &plan, params, stream);
   if (cf_convolve_small_fits (src, dst, &plan))
     return cf_convolve_small (src, dst, &plan, params, stream);

@@ -1,7 +1,7 @@
 /* cf_gaussian_blur picks the Gaussian's path: the window one
  * (gaussian_window.cu) where cf_gaussian_uses_window says so; for the
- * direct truncated Gaussian, the vector kernel for radii up to 2
- * (small_mask.cu, rows aligned to its vectors), the register 3x3 kernel
+ * direct truncated Gaussian, the vector kernel for radii 1 and 2
+ * where it is the faster one (small_mask.cu, rows aligned to its vectors), the register 3x3 kernel
  * (gaussian_small.cu, planes aligned to 4 samples), the one-pass tile kernel
  * (gaussian_tile.cu) up to radius 8, the separable engine (separable.cu:
  * rows and columns in one pass, the intermediate in shared memory) where
@@ -27,9 +27,8 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     return cf_gw_blur (exec, src, dst, p);
   if (!cf_separable_fits (p->radius_x, p->radius_y, src->channels))
     return cf_gaussian_wide (exec, src, dst, p);
-  if (p->radius_x <= CF_SMALL_MASK_MAX_RADIUS
-      && p->radius_y <= CF_SMALL_MASK_MAX_RADIUS
-      && cf_small_mask_fits (src, dst))
+  if (cf_small_mask_fits (src, dst, p->radius_x > p->radius_y ?
+          p->radius_x : p->radius_y))
     return cf_small_mask_gaussian (src, dst, p,
         (cudaStream_t) exec->stream);
   /* Quad-wide access needs every row start aligned to a quad of samples. */

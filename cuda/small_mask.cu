@@ -1,7 +1,8 @@
-/* The variants of the vector kernel (small_mask.cuh) the filters run: the
- * bytes a thread covers across, the rows down, as measured on an H100
- * (tests/micro_small_mask.cu, docs/performance.md). Three channels (a
- * sample's channel would change along the vector) take the older kernels. */
+/* The variants of the vector kernel (small_mask.cuh) the filters run, and
+ * the planes they run on: those where it beat the older kernels on an H100
+ * (tests/micro_small_mask.cu, bench_gaussian masks, bench_convolve;
+ * docs/performance.md). Elsewhere (8-bit 5x5, two-channel chroma, three
+ * channels, 16-bit with several channels) the older kernels stay. */
 #include "small_mask.h"
 #include "small_mask.cuh"
 
@@ -18,49 +19,38 @@ vector_bytes ()
   return sizeof (T) == 1 ? 8 : 16;
 }
 
-/* Rows a thread down: fewer rows, more threads in flight (4 beat 8 and
- * 16 at 16 bits). */
+/* Rows a thread down: fewer rows, more threads in flight (4 beat 2 and 8
+ * on most rows, and 8 and 16 at 16 bits). */
 constexpr int ROWS = 4;
 
-template < typename T, int R, int MODE > void
-launch_channels (const CfPlane * src, const CfPlane * dst, const Args & a,
+template < typename T, int C, int R, int MODE > void
+launch_vector (const CfPlane * src, const CfPlane * dst, const Args & a,
     cudaStream_t stream)
 {
-  constexpr int VB = vector_bytes < T > ();
-#define CF_SM_LAUNCH(C, CMASK) launch < T, C, R, MODE, VB, ROWS, CMASK > ( \
-      src->data, src->stride, dst->data, dst->stride, src->width, \
-      src->height, a, stream)
-  switch (src->channels) {
-    case 1:
-      CF_SM_LAUNCH (1, 0xFu);
-      break;
-    case 2:
-      CF_SM_LAUNCH (2, 0xFu);
-      break;
-    default:
-      /* the fourth channel (alpha) copied: not computed at all */
-      if (!(a.mask & 8u))
-        CF_SM_LAUNCH (4, 7u);
-      else
-        CF_SM_LAUNCH (4, 0xFu);
-  }
-#undef CF_SM_LAUNCH
+  launch < T, C, R, MODE, vector_bytes < T > (), ROWS > (src->data,
+      src->stride, dst->data, dst->stride, src->width, src->height, a, stream);
 }
 
+/* The planes cf_small_mask_fits lets through: one channel at 16 bits (3x3
+ * and 5x5), one or four at 8 bits (3x3 only). */
 template < int MODE > CfStatus
-launch_depth (const CfPlane * src, const CfPlane * dst, int r,
+launch_plane (const CfPlane * src, const CfPlane * dst, int r,
     const Args & a, cudaStream_t stream)
 {
   if (src->depth > 8) {
     if (r <= 1)
-      launch_channels < unsigned short, 1, MODE > (src, dst, a, stream);
+      launch_vector < unsigned short, 1, 1, MODE > (src, dst, a, stream);
     else
-      launch_channels < unsigned short, 2, MODE > (src, dst, a, stream);
+      launch_vector < unsigned short, 1, 2, MODE > (src, dst, a, stream);
+  } else if (src->channels == 1) {
+    launch_vector < unsigned char, 1, 1, MODE > (src, dst, a, stream);
+  } else if (!(a.mask & 8u)) {
+    /* the fourth channel (alpha) copied: not computed at all */
+    launch < unsigned char, 4, 1, MODE, vector_bytes < unsigned char > (),
+        ROWS, 7u > (src->data, src->stride, dst->data, dst->stride,
+        src->width, src->height, a, stream);
   } else {
-    if (r <= 1)
-      launch_channels < unsigned char, 1, MODE > (src, dst, a, stream);
-    else
-      launch_channels < unsigned char, 2, MODE > (src, dst, a, stream);
+    launch_vector < unsigned char, 4, 1, MODE > (src, dst, a, stream);
   }
   return cf_launch_status ();
 }
@@ -68,12 +58,14 @@ launch_depth (const CfPlane * src, const CfPlane * dst, int r,
 }                               /* namespace */
 
 bool
-cf_small_mask_fits (const CfPlane * src, const CfPlane * dst)
+cf_small_mask_fits (const CfPlane * src, const CfPlane * dst, int radius)
 {
   const unsigned vb = src->depth > 8 ? vector_bytes < unsigned short > () :
       vector_bytes < unsigned char > ();
-  return src->channels != 3 && ((uintptr_t) src->data | (uintptr_t) dst->data
-      | src->stride | dst->stride) % vb == 0;
+  const bool taken = src->depth > 8 ? src->channels == 1 && radius <= 2 :
+      radius == 1 && (src->channels == 1 || src->channels == 4);
+  return taken && ((uintptr_t) src->data | (uintptr_t) dst->data |
+      src->stride | dst->stride) % vb == 0;
 }
 
 CfStatus
@@ -92,7 +84,7 @@ cf_small_mask_gaussian (const CfPlane * src, const CfPlane * dst,
   a.border = p->border;
   a.mask = p->channel_mask;
   const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
-  return launch_depth < GAUSS > (src, dst, r, a, stream);
+  return launch_plane < GAUSS > (src, dst, r, a, stream);
 }
 
 CfStatus
@@ -111,5 +103,5 @@ cf_small_mask_convolve (const CfPlane * src, const CfPlane * dst,
   a.max = (float) cf_plane_max (dst);
   a.border = params->border;
   a.mask = params->channel_mask;
-  return launch_depth < FULL > (src, dst, k / 2, a, stream);
+  return launch_plane < FULL > (src, dst, k / 2, a, stream);
 }

@@ -1,18 +1,20 @@
 /* The vector kernel for 3x3 and 5x5 masks (the Gaussian's radii 1 and 2,
  * cudaconvolve's full 3x3 and 5x5), without shared memory or barriers.
  *
- * A thread owns one VB-byte vector of a row (16 bytes: 16 8-bit samples, 8
- * 16-bit ones, 4 RGBA pixels) down a strip of ROWS rows. Each input row is
- * one aligned vector load per thread; the R pixels either side come from
- * the neighbouring lanes' vectors (warp shuffles), and only lanes 0 and 31
- * load the words beyond their warp (L1 or L2 hits: the neighbouring warps
- * load them too). Rows are slid through registers: the Gaussian keeps the
- * last 2R + 1 horizontally filtered rows (symmetric taps folded), the full
- * mask K accumulators, so a strip reads each of its rows once plus 2R halo
- * rows (L2 hits: the strip below runs next). Vectors that reach past a
- * row's ends read sample by sample through the border mode, so any width
- * works; rows must start VB-aligned (cf_small_mask_aligned), the caller
- * falls back to its older kernel otherwise.
+ * A thread owns one VB-byte vector of a row (small_mask.cu runs 8 bytes of
+ * 8-bit samples, 16 of 16-bit ones: 8 samples) down a strip of ROWS rows.
+ * Each input row is one aligned vector load per thread; the R pixels
+ * either side come from the neighbouring lanes' vectors (warp shuffles),
+ * and only lane 0, lane 31 and the row's last vector load the words beyond
+ * (L1 or L2 hits: the neighbouring warps load them too). Rows slide through
+ * registers: the Gaussian keeps the last 2R + 1 horizontally filtered rows
+ * (symmetric taps folded), the full mask an accumulator per output row, so
+ * a strip reads each of its rows once plus 2R halo rows (L2 hits: the
+ * strip below runs next). Samples become floats by a byte permute under
+ * 2^23 and results are rounded and clamped as 2^23 + value, without the
+ * quarter-rate conversions. Vectors that reach past a row's ends read
+ * sample by sample through the border mode, so any width works; rows must
+ * start VB-aligned (cf_small_mask_fits).
  *
  * Included by small_mask.cu (the variants the filters use) and by the
  * microbenchmark tests/micro_small_mask.cu (the variants measured). */

@@ -171,9 +171,10 @@ presets (int step, int *n)
 }
 
 /* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
- * vector (16 bytes), heights 1..5, every channel count at 8 and 16 bits,
- * 3x3 and 5x5, both borders, pitched strides, odd multiples of 16 bytes
- * (the vector kernel, not pitched) and of 4 (the register kernel). */
+ * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
+ * 3x3 and 5x5, both borders, pitched strides and odd multiples of 16,
+ * 8 (the vector kernel, not pitched; 8-bit only at 8) and 4 bytes (the
+ * register kernel). */
 static void
 vector_edges (int step, int *n)
 {
@@ -182,10 +183,10 @@ vector_edges (int step, int *n)
     int channels, depth;
     unsigned mask;
   } edge_layouts[] = {
-    {1, 8, 0x1}, {2, 8, 0x3}, {3, 8, 0x5}, {4, 8, 0x7}, {1, 16, 0x1},
-    {2, 16, 0x2}, {3, 16, 0x7}, {4, 16, 0xE}
+    {1, 8, 0x1}, {2, 8, 0x3}, {3, 8, 0x5}, {4, 8, 0x7}, {4, 8, 0xB},
+    {1, 16, 0x1}, {2, 16, 0x2}, {3, 16, 0x7}, {4, 16, 0xE}
   };
-  static const int strides[] = { 0, 16, 4 };
+  static const int strides[] = { 0, 16, 8, 4 };
   static CfConvolveParams p;
 
   for (int w = 1; w <= 40; w++)
@@ -194,7 +195,7 @@ vector_edges (int step, int *n)
         if ((*n)++ % step)
           continue;
         random_kernel (&p, k, k, (w + k) % 3, *n % 5);
-        cf_test_device_stride_multiple (strides[(w + l + k / 2) % 3]);
+        cf_test_device_stride_multiple (strides[(w + l + k / 2) % 4]);
         check (w, 1 + (int) (w + l) % 5, edge_layouts[l].channels,
             edge_layouts[l].depth, edge_layouts[l].mask, &p,
             kind_name ((w + k) % 3), (w + k / 2) % 2 ? CF_BORDER_MIRROR :
