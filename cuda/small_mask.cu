@@ -19,8 +19,9 @@ vector_bytes ()
   return sizeof (T) == 1 ? 8 : 16;
 }
 
-/* Rows a thread down: fewer rows, more threads in flight (4 beat 2 and 8
- * on most rows, and 8 and 16 at 16 bits). */
+/* Rows a thread down: fewer rows, more threads in flight (4 beat 8 and 16
+ * everywhere and 2 on most rows; 2 was better on the 16-bit full 5x5, 1.33x
+ * against 1.42x the copy in the microbenchmark, not yet taken). */
 constexpr int ROWS = 4;
 
 template < typename T, int C, int R, int MODE > void

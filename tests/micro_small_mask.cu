@@ -6,7 +6,8 @@
  * (H100, 2026-11-26, ms / copy floor at 4K): 16-byte vectors on 8-bit
  * samples 4.4-12x; 8-byte ones, ROWS 4: GRAY8 3x3 1.58-1.68x, 5x5
  * 2.5-2.9x, RGBA 3x3 1.43-1.68x, 5x5 3.8-4.3x; 16-bit 16-byte vectors,
- * ROWS 4: 3x3 0.93-1.03x, 5x5 1.42-1.63x (ROWS 2 and 8 no better). */
+ * ROWS 4: 3x3 0.93-1.03x, 5x5 1.42-1.63x. ROWS 2 was better on the 16-bit
+ * full 5x5 (1.33x) and the NV12 chroma plane, worse or level elsewhere. */
 #include "small_mask.cuh"
 
 #include <algorithm>
