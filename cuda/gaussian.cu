@@ -1,12 +1,14 @@
 /* cf_gaussian_blur picks the Gaussian's path: the window one
  * (gaussian_window.cu) where cf_gaussian_uses_window says so; for the
- * direct truncated Gaussian, the register 3x3 kernel (gaussian_small.cu,
- * planes aligned to 4 samples), the one-pass tile kernel
+ * direct truncated Gaussian, the vector kernel for radii 1 and 2
+ * where it is the faster one (small_mask.cu, rows aligned to its vectors), the register 3x3 kernel
+ * (gaussian_small.cu, planes aligned to 4 samples), the one-pass tile kernel
  * (gaussian_tile.cu) up to radius 8, the separable engine (separable.cu:
  * rows and columns in one pass, the intermediate in shared memory) where
  * its halos fit shared memory, gaussian_wide.cu beyond. */
 #include "gaussian_paths.h"
 #include "separable.h"
+#include "small_mask.h"
 #include "cf_kernel.cuh"
 
 extern "C" CfStatus
@@ -25,6 +27,10 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     return cf_gw_blur (exec, src, dst, p);
   if (!cf_separable_fits (p->radius_x, p->radius_y, src->channels))
     return cf_gaussian_wide (exec, src, dst, p);
+  if (cf_small_mask_fits (src, dst, p->radius_x > p->radius_y ?
+          p->radius_x : p->radius_y))
+    return cf_small_mask_gaussian (src, dst, p,
+        (cudaStream_t) exec->stream);
   /* Quad-wide access needs every row start aligned to a quad of samples. */
   size_t quad_bytes = 4 * (size_t) cf_plane_bytes_per_sample (src);
   int aligned = ((uintptr_t) src->data | (uintptr_t) dst->data | src->stride |

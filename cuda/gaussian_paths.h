@@ -2,8 +2,9 @@
  * kernels and plain-C twins: the separable engine (separable.cu), the
  * wide direct one (gaussian_wide.cu) and the window path
  * (gaussian_window.cu, its twin gaussian_window.c), the one-pass tile
- * kernel (gaussian_tile.cu) and the register 3x3 kernel
- * (gaussian_small.cu).
+ * kernel (gaussian_tile.cu), the register 3x3 kernel (gaussian_small.cu)
+ * and the vector small-mask kernel shared with cudaconvolve
+ * (small_mask.cu, small_mask.h).
  *
  * The window path: the truncated kernel w[-r..r] is fitted (least squares,
  * in double) by a box plus 3 or 4 cosines, w[n] ~ a0 + sum_k a_k

@@ -81,12 +81,18 @@ cf_test_plane_free (CfPlane * p)
   p->data = NULL;
 }
 
-static int device_unaligned_rows;
+static int device_unaligned_rows, device_stride_multiple;
 
 void
 cf_test_device_unaligned_rows (int on)
 {
   device_unaligned_rows = on;
+}
+
+void
+cf_test_device_stride_multiple (int bytes)
+{
+  device_stride_multiple = bytes;
 }
 
 CfPlane
@@ -98,6 +104,12 @@ cf_test_device_like (const CfPlane * host)
     d.stride = row_bytes (host) + bps;
     while (d.stride % 4 == 0)
       d.stride += bps;
+    CF_CHECK (cf_device_alloc (&d.data, d.stride * d.height) == CF_OK);
+  } else if (device_stride_multiple) {
+    size_t m = device_stride_multiple;
+    d.stride = (row_bytes (host) + m - 1) / m * m;
+    if (d.stride / m % 2 == 0)
+      d.stride += m;
     CF_CHECK (cf_device_alloc (&d.data, d.stride * d.height) == CF_OK);
   } else
     CF_CHECK (cf_device_alloc_2d (&d.data, &d.stride, row_bytes (host),

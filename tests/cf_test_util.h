@@ -32,6 +32,9 @@ void cf_test_plane_free (CfPlane * p);
  * cf_test_device_unaligned_rows (1) asks for strides that are not a
  * multiple of 4 bytes (but of the sample size). */
 void cf_test_device_unaligned_rows (int on);
+/* Strides an odd multiple of `bytes` (a multiple of the sample size), not
+ * pitched; 0: pitched again. */
+void cf_test_device_stride_multiple (int bytes);
 CfPlane cf_test_device_upload (const CfPlane * host);
 CfPlane cf_test_device_like (const CfPlane * host);
 void cf_test_device_download (const CfPlane * dev, const CfPlane * host);

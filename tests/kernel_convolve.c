@@ -170,6 +170,40 @@ presets (int step, int *n)
       }
 }
 
+/* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
+ * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
+ * 3x3 and 5x5, both borders, pitched strides and odd multiples of 16,
+ * 8 (the vector kernel, not pitched; 8-bit only at 8) and 4 bytes (the
+ * register kernel). */
+static void
+vector_edges (int step, int *n)
+{
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } edge_layouts[] = {
+    {1, 8, 0x1}, {2, 8, 0x3}, {3, 8, 0x5}, {4, 8, 0x7}, {4, 8, 0xB},
+    {1, 16, 0x1}, {2, 16, 0x2}, {3, 16, 0x7}, {4, 16, 0xE}
+  };
+  static const int strides[] = { 0, 16, 8, 4 };
+  static CfConvolveParams p;
+
+  for (int w = 1; w <= 40; w++)
+    for (size_t l = 0; l < sizeof edge_layouts / sizeof edge_layouts[0]; l++)
+      for (int k = 3; k <= 5; k += 2) {
+        if ((*n)++ % step)
+          continue;
+        random_kernel (&p, k, k, (w + k) % 3, *n % 5);
+        cf_test_device_stride_multiple (strides[(w + l + k / 2) % 4]);
+        check (w, 1 + (int) (w + l) % 5, edge_layouts[l].channels,
+            edge_layouts[l].depth, edge_layouts[l].mask, &p,
+            kind_name ((w + k) % 3), (w + k / 2) % 2 ? CF_BORDER_MIRROR :
+            CF_BORDER_CLAMP);
+      }
+  cf_test_device_stride_multiple (0);
+}
+
 int
 main (void)
 {
@@ -198,6 +232,7 @@ main (void)
               n % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
         }
   presets (step, &n);
+  vector_edges (step, &n);
   /* every square separable size (each is compiled on its own) */
   for (int k = 1; k <= CF_CONVOLVE_MAX_SIDE; k += 2)
     for (int l = 0; l < 3; l++) {

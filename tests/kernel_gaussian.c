@@ -172,6 +172,39 @@ small (int step)
       }
 }
 
+/* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
+ * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
+ * radii 1 and 2, both borders, pitched strides and odd multiples of 16,
+ * 8 (the vector kernel, not pitched; 8-bit only at 8) and 4 bytes (the
+ * older kernels). */
+static void
+vector_edges (int step, int *n)
+{
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
+    {1, 8, 0x1}, {2, 8, 0x3}, {3, 8, 0x5}, {4, 8, 0x7}, {4, 8, 0xB},
+    {1, 16, 0x1}, {2, 16, 0x2}, {3, 16, 0x7}, {4, 16, 0xE}
+  };
+  static const int strides[] = { 0, 16, 8, 4 };
+
+  for (int w = 1; w <= 40; w++)
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+      for (int r = 1; r <= 2; r++) {
+        if ((*n)++ % step)
+          continue;
+        cf_test_device_stride_multiple (strides[(w + l + r) % 4]);
+        check_path (w, 1 + (int) (w + l) % 5, layouts[l].channels,
+            layouts[l].depth, layouts[l].mask, 0.3 * r, w % 3 ? 0.3 * r :
+            0.3 * (3 - r),
+            (w + r) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+            CF_GAUSSIAN_AUTO, w % 7 ? 0.0 : 1.0, 0.0, 0);
+      }
+  cf_test_device_stride_multiple (0);
+}
+
 int
 main (void)
 {
@@ -214,6 +247,7 @@ main (void)
   check_deep (67, 35, 1, 0x3ff, 3.0, 0);
   paths (step);
   small (step);
+  vector_edges (step, &n);
   /* The separable engine with segments of several 32-row chunks: a fixed
    * radius, blocked taps (radius above 15) and unequal radii. */
   check_path (2050, 600, 1, 8, 1, 4.0, 4.0, CF_BORDER_CLAMP,

@@ -1,0 +1,108 @@
+/* The variants of the vector kernel (small_mask.cuh) the filters run, and
+ * the planes they run on: those where it beat the older kernels on an H100
+ * (tests/micro_small_mask.cu, bench_gaussian masks, bench_convolve;
+ * docs/performance.md). Elsewhere (8-bit 5x5, two-channel chroma, three
+ * channels, 16-bit with several channels) the older kernels stay. */
+#include "small_mask.h"
+#include "small_mask.cuh"
+
+using namespace cf_small_mask;
+
+namespace {
+
+/* Bytes a thread across: 8 for 8-bit samples (16 took 3 to 12 times the
+ * copy's time: twice the registers, a quarter of the threads), 16 for
+ * 16-bit ones; the same 8 samples either way. */
+template < typename T > constexpr int
+vector_bytes ()
+{
+  return sizeof (T) == 1 ? 8 : 16;
+}
+
+/* Rows a thread down: fewer rows, more threads in flight (4 beat 8 and 16
+ * everywhere and 2 on most rows; 2 was better on the 16-bit full 5x5, 1.33x
+ * against 1.42x the copy in the microbenchmark, not yet taken). */
+constexpr int ROWS = 4;
+
+template < typename T, int C, int R, int MODE > void
+launch_vector (const CfPlane * src, const CfPlane * dst, const Args & a,
+    cudaStream_t stream)
+{
+  launch < T, C, R, MODE, vector_bytes < T > (), ROWS > (src->data,
+      src->stride, dst->data, dst->stride, src->width, src->height, a, stream);
+}
+
+/* The planes cf_small_mask_fits lets through: one channel at 16 bits (3x3
+ * and 5x5), one or four at 8 bits (3x3 only). */
+template < int MODE > CfStatus
+launch_plane (const CfPlane * src, const CfPlane * dst, int r,
+    const Args & a, cudaStream_t stream)
+{
+  if (src->depth > 8) {
+    if (r <= 1)
+      launch_vector < unsigned short, 1, 1, MODE > (src, dst, a, stream);
+    else
+      launch_vector < unsigned short, 1, 2, MODE > (src, dst, a, stream);
+  } else if (src->channels == 1) {
+    launch_vector < unsigned char, 1, 1, MODE > (src, dst, a, stream);
+  } else if (!(a.mask & 8u)) {
+    /* the fourth channel (alpha) copied: not computed at all */
+    launch < unsigned char, 4, 1, MODE, vector_bytes < unsigned char > (),
+        ROWS, 7u > (src->data, src->stride, dst->data, dst->stride,
+        src->width, src->height, a, stream);
+  } else {
+    launch_vector < unsigned char, 4, 1, MODE > (src, dst, a, stream);
+  }
+  return cf_launch_status ();
+}
+
+}                               /* namespace */
+
+bool
+cf_small_mask_fits (const CfPlane * src, const CfPlane * dst, int radius)
+{
+  const unsigned vb = src->depth > 8 ? vector_bytes < unsigned short > () :
+      vector_bytes < unsigned char > ();
+  const bool taken = src->depth > 8 ? src->channels == 1 && radius <= 2 :
+      radius == 1 && (src->channels == 1 || src->channels == 4);
+  return taken && ((uintptr_t) src->data | (uintptr_t) dst->data |
+      src->stride | dst->stride) % vb == 0;
+}
+
+CfStatus
+cf_small_mask_gaussian (const CfPlane * src, const CfPlane * dst,
+    const CfGaussianParams * p, cudaStream_t stream)
+{
+  Args a = { };
+  a.wx[0] = a.wy[0] = 1.0f;
+  if (p->radius_x > 0)
+    cf_gaussian_weights (p->sigma_x, p->radius_x, a.wx);
+  if (p->radius_y > 0)
+    cf_gaussian_weights (p->sigma_y, p->radius_y, a.wy);
+  a.max = (float) cf_plane_max (dst);
+  a.amount = (float) p->sharpen;
+  a.threshold = (float) (p->threshold * a.max);
+  a.border = p->border;
+  a.mask = p->channel_mask;
+  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
+  return launch_plane < GAUSS > (src, dst, r, a, stream);
+}
+
+CfStatus
+cf_small_mask_convolve (const CfPlane * src, const CfPlane * dst,
+    const CfConvolvePlan * plan, const CfConvolveParams * params,
+    cudaStream_t stream)
+{
+  const int k = plan->width;
+  Args a = { };
+  for (int y = 0; y < k; y++)
+    for (int x = 0; x < k; x++)
+      a.taps[y * k + x] = plan->separable ? plan->row[x] * plan->col[y] :
+          plan->taps[y * k + x];
+  a.offset = plan->offset;
+  a.absolute = plan->absolute;
+  a.max = (float) cf_plane_max (dst);
+  a.border = params->border;
+  a.mask = params->channel_mask;
+  return launch_plane < FULL > (src, dst, k / 2, a, stream);
+}

@@ -1,0 +1,318 @@
+/* The vector kernel for 3x3 and 5x5 masks (the Gaussian's radii 1 and 2,
+ * cudaconvolve's full 3x3 and 5x5), without shared memory or barriers.
+ *
+ * A thread owns one VB-byte vector of a row (small_mask.cu runs 8 bytes of
+ * 8-bit samples, 16 of 16-bit ones: 8 samples) down a strip of ROWS rows.
+ * Each input row is one aligned vector load per thread; the R pixels
+ * either side come from the neighbouring lanes' vectors (warp shuffles),
+ * and only lane 0, lane 31 and the row's last vector load the words beyond
+ * (L1 or L2 hits: the neighbouring warps load them too). Rows slide through
+ * registers: the Gaussian keeps the last 2R + 1 horizontally filtered rows
+ * (symmetric taps folded), the full mask an accumulator per output row, so
+ * a strip reads each of its rows once plus 2R halo rows (L2 hits: the
+ * strip below runs next). Samples become floats by a byte permute under
+ * 2^23 and results are rounded and clamped as 2^23 + value, without the
+ * quarter-rate conversions. Vectors that reach past a row's ends read
+ * sample by sample through the border mode, so any width works; rows must
+ * start VB-aligned (cf_small_mask_fits).
+ *
+ * Included by small_mask.cu (the variants the filters use) and by the
+ * microbenchmark tests/micro_small_mask.cu (the variants measured). */
+#ifndef CF_SMALL_MASK_CUH
+#define CF_SMALL_MASK_CUH
+
+#include "cf_kernel.cuh"
+#include "cf_border.h"
+#include "gaussian_paths.h"
+
+namespace cf_small_mask {
+
+enum Mode { GAUSS = 0, FULL = 1 };
+
+struct Args {
+  float wx[3], wy[3];           /* GAUSS: half kernels w[0..R] */
+  float taps[25];               /* FULL: K x K, row-major */
+  float offset;                 /* FULL: added to the sum */
+  int absolute;                 /* FULL: |sum + offset| */
+  float amount, threshold;      /* GAUSS: unsharp mask (cf_gaussian_finish) */
+  float max;                    /* the plane's full scale */
+  CfBorder border;
+  unsigned mask;                /* channels filtered, the others copied */
+};
+
+template < int VB > struct Vec;
+template <> struct Vec <16> {
+  typedef uint4 type;
+};
+template <> struct Vec <8> {
+  typedef uint2 type;
+};
+template <> struct Vec <4> {
+  typedef unsigned type;
+};
+
+__device__ __forceinline__ int
+floor_div (int a, int b)
+{
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Sample j of a 32-bit word as a float (cf_sample_float's trick: the
+ * sample's bytes under the exponent of 2^23, one byte permute). */
+template < typename T > __device__ __forceinline__ float
+word_sample (unsigned word, int j)
+{
+  const unsigned sel = sizeof (T) == 1 ? 0x7540u | j :
+      0x7500u | (2 * j + 1) << 4 | 2 * j;
+  return __uint_as_float (__byte_perm (word, 0x4B000000u, sel)) -
+      8388608.0f;
+}
+
+/* N words of a row from sample s (a multiple of a word's samples): one
+ * load each where they lie inside the row, else sample by sample through
+ * the border mode. */
+template < typename T, int C, int N > __device__ __forceinline__ void
+load_words (unsigned *w, const T * row, int s, int samples, int width,
+    CfBorder border)
+{
+  constexpr int SW = 4 / sizeof (T);
+  if (s >= 0 && s + N * SW <= samples) {
+    const unsigned *p = (const unsigned *) (row + s);
+    if (N == 4) {
+      const uint4 v = *(const uint4 *) p;
+      w[0] = v.x;
+      if (N > 1) w[1 % N] = v.y;
+      if (N > 2) w[2 % N] = v.z;
+      if (N > 3) w[3 % N] = v.w;
+    } else if (N == 2) {
+      const uint2 v = *(const uint2 *) p;
+      w[0] = v.x;
+      w[1 % N] = v.y;
+    } else {
+#pragma unroll
+      for (int k = 0; k < N; k++)
+        w[k] = p[k];
+    }
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < N; k++) {
+    unsigned v = 0;
+#pragma unroll
+    for (int j = 0; j < SW; j++) {
+      const int a = s + k * SW + j;
+      const int px = floor_div (a, C);
+      const unsigned x = row[cf_border_index (px, width, border) * C + a -
+          px * C];
+      v |= x << (j * 8 * sizeof (T));
+    }
+    w[k] = v;
+  }
+}
+
+/* CMASK: the channels computed (C dividing the vector's samples); the
+ * others are copied whatever a.mask says, so RGBA with alpha left as it
+ * is skips a quarter of the arithmetic. */
+template < typename T, int C, int R, int MODE, int VB, int ROWS,
+    unsigned CMASK = 0xFu > __global__ void
+__launch_bounds__ (128)
+kernel (const void *__restrict__ src, size_t src_stride,
+    void *__restrict__ dst, size_t dst_stride, int width, int height,
+    const Args a)
+{
+  constexpr int K = 2 * R + 1;
+  constexpr int SW = 4 / sizeof (T);    /* samples a word */
+  constexpr int W = VB / 4;     /* words a vector */
+  constexpr int V = VB / sizeof (T);    /* samples a vector */
+  constexpr int H = R * C;      /* halo samples a side */
+  constexpr int NW = (H + SW - 1) / SW; /* halo words a side */
+  constexpr int E = NW * SW;    /* samples loaded a side */
+  constexpr int N = V + 2 * E;
+  static_assert (NW <= W, "the halo fits one neighbouring vector");
+  static_assert (CMASK == 0xFu || V % C == 0, "channels known per sample");
+  auto computed =[](int i) {
+    return ((CMASK >> (i % C)) & 1u) != 0;
+  };
+
+  const int lane = threadIdx.x % 32;
+  const int samples = width * C;
+  const int s0 = (blockIdx.x * blockDim.x + threadIdx.x) * V;
+  if ((s0 - lane * V) >= samples)
+    return;                     /* the whole warp lies past the row */
+  const int y0 = blockIdx.y * ROWS;
+  const bool writes = s0 < samples;
+  const bool whole = s0 + V <= samples;
+  const float top = 8388608.0f + a.max; /* the largest result, biased */
+
+  float hwin[MODE == GAUSS ? K : 1][V] = { };  /* GAUSS: filtered rows y-2R..y */
+  float acc[MODE == FULL ? ROWS : 1][V];        /* FULL: output rows */
+  unsigned raw[R + 1][W] = { };       /* unfiltered rows y - R .. y */
+
+#pragma unroll
+  for (int j = 0; j < ROWS + 2 * R; j++) {
+    const int y = y0 - R + j;
+    if (y - R >= height)
+      break;                    /* uniform: no output row left */
+    const T *row = cf_row < T > (src, src_stride,
+        cf_border_index (y, height, a.border));
+    /* Lanes past the row load nothing: the row's last vector reads its
+     * right halo itself, as lane 31 does. */
+    unsigned w[W] = { }, l[NW], r[NW];
+    if (writes)
+      load_words < T, C, W > (w, row, s0, samples, width, a.border);
+#pragma unroll
+    for (int k = 0; k < NW; k++) {
+      l[k] = __shfl_up_sync (0xffffffffu, w[W - NW + k], 1);
+      r[k] = __shfl_down_sync (0xffffffffu, w[k], 1);
+    }
+    if (lane == 0)
+      load_words < T, C, NW > (l, row, s0 - E, samples, width, a.border);
+    if (lane == 31 || (writes && s0 + V >= samples))
+      load_words < T, C, NW > (r, row, s0 + V, samples, width, a.border);
+    float f[N];
+#pragma unroll
+    for (int k = 0; k < NW; k++)
+#pragma unroll
+      for (int i = 0; i < SW; i++) {
+        f[k * SW + i] = word_sample < T > (l[k], i);
+        f[E + V + k * SW + i] = word_sample < T > (r[k], i);
+      }
+#pragma unroll
+    for (int k = 0; k < W; k++)
+#pragma unroll
+      for (int i = 0; i < SW; i++)
+        f[E + k * SW + i] = word_sample < T > (w[k], i);
+
+#pragma unroll
+    for (int t = 0; t < R; t++)
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        raw[t][k] = raw[t + 1][k];
+#pragma unroll
+    for (int k = 0; k < W; k++)
+      raw[R][k] = w[k];
+
+    int yo;                     /* the output row complete after this row */
+    if (MODE == GAUSS) {
+#pragma unroll
+      for (int t = 0; t < 2 * R; t++)
+#pragma unroll
+        for (int i = 0; i < V; i++)
+          hwin[t][i] = hwin[t + 1][i];
+#pragma unroll
+      for (int i = 0; i < V; i++) {
+        if (!computed (i))
+          continue;
+        const int c = E + i;
+        float s = a.wx[0] * f[c];
+#pragma unroll
+        for (int t = 1; t <= R; t++)
+          s = fmaf (a.wx[t], f[c - t * C] + f[c + t * C], s);
+        hwin[2 * R][i] = s;
+      }
+      yo = y - R;
+      if (j < 2 * R)
+        continue;
+    } else {
+      const int jo = j;         /* input row j is row ky of output jo - ky */
+#pragma unroll
+      for (int ky = 0; ky < K; ky++) {
+        const int o = jo - ky;
+        if (o < 0 || o >= ROWS)
+          continue;
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+          if (!computed (i))
+            continue;
+          float s = ky == 0 ? 0.0f : acc[o][i];
+#pragma unroll
+          for (int kx = 0; kx < K; kx++)
+            s = fmaf (a.taps[ky * K + kx], f[E + i + (kx - R) * C], s);
+          acc[o][i] = s;
+        }
+      }
+      if (j < 2 * R)
+        continue;
+      yo = y - R;
+    }
+    if (yo >= height || !writes)
+      continue;
+    const int o = j - 2 * R;
+    /* Each result as the bits of 2^23 + value: rounded (v + 0.5 added
+     * toward zero to 2^23, so floor (v + 0.5) as cf_round_up_clamped) and
+     * clamped as floats, without the quarter-rate float-to-int
+     * instruction; channels copied keep the input's bits. */
+    unsigned res[V];
+#pragma unroll
+    for (int i = 0; i < V; i++) {
+      const unsigned sel = sizeof (T) == 1 ? 0x7540u | (i % SW) :
+          0x7500u | (2 * (i % SW) + 1) << 4 | 2 * (i % SW);
+      const unsigned in_bits = __byte_perm (raw[0][i / SW], 0x4B000000u, sel);
+      if (!computed (i)) {
+        res[i] = in_bits;
+        continue;
+      }
+      float v;
+      if (MODE == GAUSS) {
+        float s = a.wy[0] * hwin[R][i];
+#pragma unroll
+        for (int t = 1; t <= R; t++)
+          s = fmaf (a.wy[t], hwin[R - t][i] + hwin[R + t][i], s);
+        v = cf_gaussian_finish (__uint_as_float (in_bits) - 8388608.0f, s,
+            a.amount, a.threshold);
+      } else {
+        v = acc[o][i] + a.offset;
+        v = a.absolute ? fabsf (v) : v;
+      }
+      const float q = fminf (fmaxf (__fadd_rz (v + 0.5f, 8388608.0f),
+              8388608.0f), top);
+      const bool filtered = (a.mask >> ((s0 + i) % C)) & 1u;
+      res[i] = filtered ? __float_as_uint (q) : in_bits;
+    }
+    T *out = cf_row < T > (dst, dst_stride, yo) + s0;
+    if (whole) {
+      unsigned pw[W];
+#pragma unroll
+      for (int k = 0; k < W; k++) {
+        const unsigned *b = res + k * SW;
+        pw[k] = sizeof (T) == 1 ? __byte_perm (__byte_perm (b[0], b[1 % SW],
+                0x0040u), __byte_perm (b[2 % SW], b[3 % SW], 0x0040u),
+            0x5410u) : __byte_perm (b[0], b[1 % SW], 0x5410u);
+      }
+      if (W == 4)
+        *(uint4 *) out = make_uint4 (pw[0], pw[1 % W], pw[2 % W], pw[3 % W]);
+      else if (W == 2)
+        *(uint2 *) out = make_uint2 (pw[0], pw[1 % W]);
+      else
+        *(unsigned *) out = pw[0];
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; i++)
+        if (s0 + i < samples)
+          out[i] = (T) res[i];
+    }
+  }
+}
+
+/* Threads across a block (one row of vectors; strips of ROWS rows down
+ * the grid). */
+constexpr int BLOCK = 128;
+
+template < typename T, int C, int R, int MODE, int VB, int ROWS,
+    unsigned CMASK = 0xFu > void
+launch (const void *src, size_t src_stride, void *dst, size_t dst_stride,
+    int width, int height, const Args & a, cudaStream_t stream)
+{
+  constexpr int V = VB / sizeof (T);
+  const int vectors = (width * C + V - 1) / V;
+  /* whole warps: the lanes past the row supply the last lane's halo */
+  const int threads = (vectors + 31) / 32 * 32;
+  const dim3 grid ((threads + BLOCK - 1) / BLOCK,
+      (height + ROWS - 1) / ROWS);
+  kernel < T, C, R, MODE, VB, ROWS, CMASK > <<<grid, BLOCK, 0, stream>>> (src,
+      src_stride, dst, dst_stride, width, height, a);
+}
+
+}                               /* namespace cf_small_mask */
+
+#endif /* CF_SMALL_MASK_CUH */
