@@ -10,7 +10,11 @@
  * partially renewed each frame), plus a noise floor; then log compression
  * over 50 dB to 0..65535, as a scanner displays it.
  *
- *   us-speckle [-W width] [-H height] [-n frames] [-s seed] [-o FILE]
+ * With -l, a linear-array image instead: parallel beams filling the whole
+ * frame (no black outside a sector), and an acoustic shadow (a dark column)
+ * below the inclusion, as behind a calcification or bone.
+ *
+ *   us-speckle [-l] [-W width] [-H height] [-n frames] [-s seed] [-o FILE]
  *
  * Writes raw GRAY16_LE frames, one after the other, to FILE or stdout, e.g.
  *   us-speckle -n 30 | gst-launch-1.0 fdsrc ! rawvideoparse format=gray16-le \
@@ -53,7 +57,7 @@ blob (double dx, double dy, double s)
 
 /* Echogenicity (1 = plain tissue) at pixel (x, y) of frame t. */
 static double
-echogenicity (double x, double y, int w, int h, int t)
+echogenicity (double x, double y, int w, int h, int t, int linear)
 {
   double e = 1.0 + 0.25 * sin (x * 0.031 + y * 0.017);  /* slow texture */
   double depth = y / h;
@@ -63,6 +67,8 @@ echogenicity (double x, double y, int w, int h, int t)
     e = 0.003;                  /* cyst */
   if (hypot (x - 0.68 * w, y - 0.74 * h) < 0.06 * h)
     e = 5.0;                    /* inclusion */
+  else if (linear && y > 0.74 * h && fabs (x - 0.68 * w) < 0.05 * h)
+    e *= 0.02;                  /* its shadow */
   /* The vessel: a dark lumen in a bright wall, its radius pulsing. */
   double rv = 0.08 * h * (1.0 + 0.18 * sin (2.0 * M_PI * t / 12.0));
   double dv = hypot (x - 0.52 * w, (y - 0.40 * h) * 1.3);
@@ -76,17 +82,18 @@ echogenicity (double x, double y, int w, int h, int t)
 int
 main (int argc, char **argv)
 {
-  int w = 512, h = 384, frames = 30, opt;
+  int w = 512, h = 384, frames = 30, linear = 0, opt;
   const char *out = NULL;
-  while ((opt = getopt (argc, argv, "W:H:n:s:o:h")) != -1) {
+  while ((opt = getopt (argc, argv, "lW:H:n:s:o:h")) != -1) {
     switch (opt) {
+      case 'l': linear = 1; break;
       case 'W': w = atoi (optarg); break;
       case 'H': h = atoi (optarg); break;
       case 'n': frames = atoi (optarg); break;
       case 's': rng ^= strtoull (optarg, NULL, 0) * 0xD1B54A32D192ED03ull; break;
       case 'o': out = optarg; break;
       default:
-        fprintf (stderr, "usage: us-speckle [-W width] [-H height] "
+        fprintf (stderr, "usage: us-speckle [-l] [-W width] [-H height] "
             "[-n frames] [-s seed] [-o FILE]\n");
         return 2;
     }
@@ -124,15 +131,21 @@ main (int argc, char **argv)
         }
     for (int y = 0; y < h; y++) {
       for (int x = 0; x < w; x++) {
-        double dx = x - ax, dy = y - ay, r = hypot (dx, dy);
-        double th = atan2 (dx, dy);
-        if (fabs (th) > HALF_ANGLE || r < r0 || r > r1) {
-          row[x] = 0;
-          continue;
+        double dx = x - ax, dy = y - ay, r = hypot (dx, dy), bf, sf;
+        if (linear) {           /* beam x, depth y */
+          bf = (double) x / (w - 1) * (NB - 1);
+          sf = (double) y / (h - 1) * (NS - 1);
+          r = r0 + y * (r1 - r0) / (h - 1);
+        } else {
+          double th = atan2 (dx, dy);
+          if (fabs (th) > HALF_ANGLE || r < r0 || r > r1) {
+            row[x] = 0;
+            continue;
+          }
+          bf = (th + HALF_ANGLE) / (2 * HALF_ANGLE) * (NB - 1);
+          sf = (r - r0) / (r1 - r0) * (NS - 1);
         }
         /* bilinear I and Q between the four nearest grid points */
-        double bf = (th + HALF_ANGLE) / (2 * HALF_ANGLE) * (NB - 1);
-        double sf = (r - r0) / (r1 - r0) * (NS - 1);
         int b = (int) bf, s = (int) sf;
         b = b > NB - 2 ? NB - 2 : b;
         s = s > NS - 2 ? NS - 2 : s;
@@ -142,7 +155,7 @@ main (int argc, char **argv)
         double q = (1 - u) * ((1 - v) * fq[b][s] + v * fq[b][s + 1]) +
             u * ((1 - v) * fq[b + 1][s] + v * fq[b + 1][s + 1]);
         /* bilinear weights lower the variance; 1.6 brings it back */
-        double a = 1.6 * hypot (i, q) * sqrt (echogenicity (x, y, w, h, t));
+        double a = 1.6 * hypot (i, q) * sqrt (echogenicity (x, y, w, h, t, linear));
         /* point reflectors: coherent, not speckled */
         for (int p = 0; p < 5; p++)
           a += 25.0 * blob ((dx - 0.12 * w) / 2.5, y - (0.25 + 0.13 * p) * h,
