@@ -9,6 +9,7 @@
  * Planes whose rows are not word-aligned take the tiled kernel. */
 #include "convolve_small.cuh"
 #include "cf_kernel.cuh"
+#include "small_mask_args.h"
 
 namespace {
 
@@ -16,14 +17,6 @@ constexpr int ROWS = 4;         /* output rows per thread */
 constexpr int BLOCK_X = 32;     /* words across a block */
 constexpr int BLOCK_Y = 8;      /* threads down a block */
 
-struct SmallArgs {
-  float taps[5 * 5];
-  float offset;
-  int absolute;
-  float max;                    /* the plane's full scale (cf_plane_max) */
-  CfBorder border;
-  unsigned mask;
-};
 
 /* Samples of a word. */
 template < typename T > __host__ __device__ constexpr int
@@ -78,7 +71,7 @@ template < typename T, int K, int C > __global__ void
 __launch_bounds__ (BLOCK_X * BLOCK_Y)
 convolve_small (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
-    const SmallArgs a)
+    const CfMaskArgs a)
 {
   constexpr int S = word_samples < T > ();
   constexpr int H = (K / 2) * C;        /* halo samples a side */
@@ -147,7 +140,7 @@ convolve_small (const void *__restrict__ src, size_t src_stride,
 }
 
 template < typename T, int K, int C > CfStatus
-launch (const CfPlane * src, const CfPlane * dst, const SmallArgs & a,
+launch (const CfPlane * src, const CfPlane * dst, const CfMaskArgs & a,
     cudaStream_t stream)
 {
   constexpr int S = word_samples < T > ();
@@ -162,7 +155,7 @@ launch (const CfPlane * src, const CfPlane * dst, const SmallArgs & a,
 
 template < typename T, int K > CfStatus
 launch_channels (const CfPlane * src, const CfPlane * dst,
-    const SmallArgs & a, cudaStream_t stream)
+    const CfMaskArgs & a, cudaStream_t stream)
 {
   switch (src->channels) {
     case 1:
@@ -198,16 +191,7 @@ cf_convolve_small (const CfPlane * src, const CfPlane * dst,
     cudaStream_t stream)
 {
   const int k = plan->width;
-  SmallArgs a = { };
-  for (int y = 0; y < k; y++)
-    for (int x = 0; x < k; x++)
-      a.taps[y * k + x] = plan->separable ? plan->row[x] * plan->col[y] :
-          plan->taps[y * k + x];
-  a.offset = plan->offset;
-  a.absolute = plan->absolute;
-  a.max = (float) cf_plane_max (dst);
-  a.border = params->border;
-  a.mask = params->channel_mask;
+  const CfMaskArgs a = cf_mask_args_convolve (dst, plan, params);
   if (src->depth > 8)
     return k == 3 ? launch_channels < unsigned short, 3 > (src, dst, a,
         stream) : launch_channels < unsigned short, 5 > (src, dst, a, stream);

@@ -8,6 +8,7 @@
  * plus 2R halo rows (mostly L2 hits), and writes each output once. */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
+#include "small_mask_args.h"
 
 #include <type_traits>
 
@@ -16,12 +17,6 @@ namespace {
 constexpr int THREADS = 256;
 constexpr int ROWS = 16;
 
-struct SmallArgs {
-  float wx[3], wy[3];           /* radius 2, zero-padded */
-  float amount, threshold, max;
-  CfBorder border;
-  unsigned mask;
-};
 
 /* A quad as loaded: 4 samples packed in 32 (8-bit) or 64 bits (16-bit). */
 template < typename T > struct Raw;
@@ -94,7 +89,7 @@ template < typename T, int C, int R > __global__ void
 __launch_bounds__ (THREADS)
 gaussian_small (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
-    const SmallArgs a)
+    const CfMaskArgs a)
 {
   constexpr int H = (R * C + 3) / 4;    /* halo quads each side */
   constexpr int OUT = 32 - 2 * H;       /* quads a warp writes */
@@ -183,7 +178,7 @@ gaussian_small (const void *__restrict__ src, size_t src_stride,
 }
 
 template < typename T, int C, int R > CfStatus
-launch (const CfPlane * src, const CfPlane * dst, const SmallArgs & a,
+launch (const CfPlane * src, const CfPlane * dst, const CfMaskArgs & a,
     cudaStream_t stream)
 {
   constexpr int H = (R * C + 3) / 4;
@@ -198,7 +193,7 @@ launch (const CfPlane * src, const CfPlane * dst, const SmallArgs & a,
 
 template < typename T, int R > CfStatus
 launch_channels (const CfPlane * src, const CfPlane * dst,
-    const SmallArgs & a, cudaStream_t stream)
+    const CfMaskArgs & a, cudaStream_t stream)
 {
   switch (src->channels) {
     case 1:
@@ -214,7 +209,7 @@ launch_channels (const CfPlane * src, const CfPlane * dst,
 
 template < typename T > CfStatus
 launch_radius (const CfPlane * src, const CfPlane * dst, int r,
-    const SmallArgs & a, cudaStream_t stream)
+    const CfMaskArgs & a, cudaStream_t stream)
 {
   return r <= 1 ? launch_channels < T, 1 > (src, dst, a, stream) :
       launch_channels < T, 2 > (src, dst, a, stream);
@@ -226,17 +221,7 @@ extern "C" CfStatus
 cf_gaussian_small (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * p)
 {
-  SmallArgs a = { };
-  a.wx[0] = a.wy[0] = 1.0f;
-  if (p->radius_x > 0)
-    cf_gaussian_weights (p->sigma_x, p->radius_x, a.wx);
-  if (p->radius_y > 0)
-    cf_gaussian_weights (p->sigma_y, p->radius_y, a.wy);
-  a.max = (float) cf_plane_max (dst);
-  a.amount = (float) p->sharpen;
-  a.threshold = (float) (p->threshold * a.max);
-  a.border = p->border;
-  a.mask = p->channel_mask;
+  const CfMaskArgs a = cf_mask_args_gaussian (dst, p);
   const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
   cudaStream_t stream = (cudaStream_t) exec->stream;
   return src->depth > 8 ?

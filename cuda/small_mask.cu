@@ -25,7 +25,7 @@ vector_bytes ()
 constexpr int ROWS = 4;
 
 template < typename T, int C, int R, int MODE > void
-launch_vector (const CfPlane * src, const CfPlane * dst, const Args & a,
+launch_vector (const CfPlane * src, const CfPlane * dst, const CfMaskArgs & a,
     cudaStream_t stream)
 {
   launch < T, C, R, MODE, vector_bytes < T > (), ROWS > (src->data,
@@ -36,7 +36,7 @@ launch_vector (const CfPlane * src, const CfPlane * dst, const Args & a,
  * and 5x5), one or four at 8 bits (3x3 only). */
 template < int MODE > CfStatus
 launch_plane (const CfPlane * src, const CfPlane * dst, int r,
-    const Args & a, cudaStream_t stream)
+    const CfMaskArgs & a, cudaStream_t stream)
 {
   if (src->depth > 8) {
     if (r <= 1)
@@ -73,17 +73,7 @@ CfStatus
 cf_small_mask_gaussian (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p, cudaStream_t stream)
 {
-  Args a = { };
-  a.wx[0] = a.wy[0] = 1.0f;
-  if (p->radius_x > 0)
-    cf_gaussian_weights (p->sigma_x, p->radius_x, a.wx);
-  if (p->radius_y > 0)
-    cf_gaussian_weights (p->sigma_y, p->radius_y, a.wy);
-  a.max = (float) cf_plane_max (dst);
-  a.amount = (float) p->sharpen;
-  a.threshold = (float) (p->threshold * a.max);
-  a.border = p->border;
-  a.mask = p->channel_mask;
+  const CfMaskArgs a = cf_mask_args_gaussian (dst, p);
   const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
   return launch_plane < GAUSS > (src, dst, r, a, stream);
 }
@@ -93,16 +83,6 @@ cf_small_mask_convolve (const CfPlane * src, const CfPlane * dst,
     const CfConvolvePlan * plan, const CfConvolveParams * params,
     cudaStream_t stream)
 {
-  const int k = plan->width;
-  Args a = { };
-  for (int y = 0; y < k; y++)
-    for (int x = 0; x < k; x++)
-      a.taps[y * k + x] = plan->separable ? plan->row[x] * plan->col[y] :
-          plan->taps[y * k + x];
-  a.offset = plan->offset;
-  a.absolute = plan->absolute;
-  a.max = (float) cf_plane_max (dst);
-  a.border = params->border;
-  a.mask = params->channel_mask;
-  return launch_plane < FULL > (src, dst, k / 2, a, stream);
+  return launch_plane < FULL > (src, dst, plan->width / 2,
+      cf_mask_args_convolve (dst, plan, params), stream);
 }

@@ -24,21 +24,12 @@
 #include "cf_kernel.cuh"
 #include "cf_border.h"
 #include "gaussian_paths.h"
+#include "small_mask_args.h"
 
 namespace cf_small_mask {
 
 enum Mode { GAUSS = 0, FULL = 1 };
 
-struct Args {
-  float wx[3], wy[3];           /* GAUSS: half kernels w[0..R] */
-  float taps[25];               /* FULL: K x K, row-major */
-  float offset;                 /* FULL: added to the sum */
-  int absolute;                 /* FULL: |sum + offset| */
-  float amount, threshold;      /* GAUSS: unsharp mask (cf_gaussian_finish) */
-  float max;                    /* the plane's full scale */
-  CfBorder border;
-  unsigned mask;                /* channels filtered, the others copied */
-};
 
 template < int VB > struct Vec;
 template <> struct Vec <16> {
@@ -118,7 +109,7 @@ template < typename T, int C, int R, int MODE, int VB, int ROWS,
 __launch_bounds__ (128)
 kernel (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
-    const Args a)
+    const CfMaskArgs a)
 {
   constexpr int K = 2 * R + 1;
   constexpr int SW = 4 / sizeof (T);    /* samples a word */
@@ -301,7 +292,7 @@ constexpr int BLOCK = 128;
 template < typename T, int C, int R, int MODE, int VB, int ROWS,
     unsigned CMASK = 0xFu > void
 launch (const void *src, size_t src_stride, void *dst, size_t dst_stride,
-    int width, int height, const Args & a, cudaStream_t stream)
+    int width, int height, const CfMaskArgs & a, cudaStream_t stream)
 {
   constexpr int V = VB / sizeof (T);
   const int vectors = (width * C + V - 1) / V;

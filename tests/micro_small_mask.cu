@@ -86,7 +86,7 @@ copy_ms (const Frames & f)
 
 /* Plain reference in double (clamp border), as the filters' references. */
 template < typename T > static std::vector < T >
-reference (const Frames & f, const Args & a, int R, int mode)
+reference (const Frames & f, const CfMaskArgs & a, int R, int mode)
 {
   const int w = f.w, h = f.h, C = f.c, K = 2 * R + 1;
   std::vector < T > in ((size_t) w * C * h), out ((size_t) w * C * h);
@@ -141,7 +141,7 @@ check (const Frames & f, int slot, const std::vector < T > &ref)
 
 template < typename T, int C, int R, int MODE, int VB, int ROWS,
     unsigned CMASK = (C == 4 ? 7u : 0xFu) > static void
-variant (const char *fmt, const Frames & f, const Args & a, double floor,
+variant (const char *fmt, const Frames & f, const CfMaskArgs & a, double floor,
     const std::vector < T > &ref)
 {
   auto fn =[&](int i) {
@@ -164,7 +164,7 @@ variant (const char *fmt, const Frames & f, const Args & a, double floor,
 }
 
 template < typename T, int C, int R, int MODE > static void
-variants (const char *fmt, const Frames & f, const Args & a, double floor)
+variants (const char *fmt, const Frames & f, const CfMaskArgs & a, double floor)
 {
   auto ref = reference < T > (f, a, R, MODE);
   /* run 1 (H100): 16-byte vectors on 8-bit samples took 4.4-12x the
@@ -180,10 +180,10 @@ variants (const char *fmt, const Frames & f, const Args & a, double floor)
   }
 }
 
-static Args
+static CfMaskArgs
 args (int R, int mode, unsigned mask, float max)
 {
-  Args a = { };
+  CfMaskArgs a = { };
   const double sigma = R == 1 ? 0.5 : 2.0 / 3.0;
   double w[3], sum = 0;
   for (int t = 0; t <= R; t++)
