@@ -60,6 +60,10 @@ make_plan (double sigma, int radius, CfGaussMultirate * g)
   memset (g, 0, sizeof *g);
   if (k < 1 || radius == 0)
     k = 1;
+  /* odd from 3 up: the row kernel's lanes, k samples apart in shared
+   * memory, then fall in distinct banks */
+  if (k > 2 && k % 2 == 0)
+    k--;
   if (k > CF_GM_MAX_FACTOR)
     return 0;
   reach = k == 1 ? 0 : (int) ceil (REACH * s1);

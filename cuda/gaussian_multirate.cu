@@ -14,10 +14,14 @@ namespace {
 constexpr int ROW_SPAN = 2048;
 constexpr int ROW_BUF = ROW_SPAN + 2 * CF_GM_MAX_REACH + 1;
 constexpr int ROW_THREADS = 256;
+constexpr int ROW_LOADS = 8;    /* loads a thread has in flight */
+
+/* Columns: 32 grid columns a block, the taps split over COL_SLICES. */
+constexpr int COL_SLICES = 8;
 
 /* Reconstruction tiles: TX pixels wide, TY (C) rows. */
-constexpr int TX = 128;
-constexpr int GRID_MAX = TX + CF_GM_MAX_TAPS + 1;       /* k = 1 */
+constexpr int TX = 256;
+constexpr int GRID_MAX = TX + CF_GM_MAX_TAPS;
 template < int C > struct Tile {
   static constexpr int TY = C > 2 ? 8 : 16;
 };
@@ -36,23 +40,17 @@ plane_row (const Planes & p, int c, int y)
   return p.data + ((size_t) c * p.rows + y) * p.pitch;
 }
 
-/* A position outside [0, n) through the border mode, out of line: the
- * common case stays one compare. */
-__device__ __noinline__ int
-far_index (int i, int n, CfBorder border)
-{
-  return cf_border_index (i, n, border);
-}
-
 __device__ __forceinline__ int
 border_index (int i, int n, CfBorder border)
 {
-  return (unsigned) i < (unsigned) n ? i : far_index (i, n, border);
+  return (unsigned) i < (unsigned) n ? i : cf_border_index (i, n, border);
 }
 
 /* Stage 1 along x: block (blockIdx.x, row blockIdx.y) reads the source
- * pixels its grid samples reach (border-mapped) into shared memory, then
- * each grid sample is the reach's taps. */
+ * pixels its grid samples reach (border-mapped) into shared memory,
+ * ROW_LOADS loads in flight a thread, then each grid sample is the
+ * reach's taps (k is odd from 3 up: the lanes' samples, k apart, fall in
+ * distinct banks). */
 template < typename T, int C > __global__ void
 __launch_bounds__ (ROW_THREADS)
 gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
@@ -64,68 +62,91 @@ gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
   const int span = max (1, ROW_SPAN / k);       /* grid samples per block */
   const int i0 = blockIdx.x * span, count = min (span, gw - i0);
   const int xs = (i0 + g.first) * k - reach;
-  const int n = (count - 1) * k + 2 * reach + 1;
+  const int n = ((count - 1) * k + 2 * reach + 1) * C;
   const T *row = cf_row < T > (src, stride, y);
 
   for (int u = threadIdx.x; u <= reach; u += ROW_THREADS)
     a[u] = g.analysis[u];
-  for (int e = threadIdx.x; e < n * C; e += ROW_THREADS) {
-    const int x = e / C, c = e % C;
-    buf[c][x] = (float) row[(size_t) border_index (xs + x, w, border) * C + c];
+  for (int e0 = threadIdx.x; e0 < n; e0 += ROW_THREADS * ROW_LOADS) {
+    int at[ROW_LOADS];
+    T v[ROW_LOADS];
+#pragma unroll
+    for (int t = 0; t < ROW_LOADS; t++) {
+      const int e = min (e0 + t * ROW_THREADS, n - 1);
+      at[t] = border_index (xs + e / C, w, border) * C + e % C;
+    }
+#pragma unroll
+    for (int t = 0; t < ROW_LOADS; t++)
+      v[t] = row[at[t]];
+#pragma unroll
+    for (int t = 0; t < ROW_LOADS; t++) {
+      const int e = e0 + t * ROW_THREADS;
+      if (e < n)
+        buf[e % C][e / C] = (float) v[t];
+    }
   }
   __syncthreads ();
 
-  /* Lanes are k samples apart in buf: with k even, each lane starts its
-   * taps `lane` further on (wrapping), so that they fall in distinct
-   * banks. */
-  const int lane = threadIdx.x % 32;
-  const int rot = (k & 1) || reach == 0 ? 0 : lane % reach;
   for (int e = threadIdx.x; e < count * C; e += ROW_THREADS) {
     const int i = e % count, c = e / count;
     if (!((mask >> c) & 1u))
       continue;
     const float *b = buf[c] + i * k + reach;
-    float s = a[0] * b[0];
-    for (int v = 0; v < reach; v++) {
-      int u = v + rot;
-      u = (u >= reach ? u - reach : u) + 1;
-      s = fmaf (a[u], b[u] + b[-u], s);
+    float s0 = a[0] * b[0], s1 = 0.0f;
+    int u = 1;
+#pragma unroll 2
+    for (; u + 1 <= reach; u += 2) {
+      s0 = fmaf (a[u], b[u] + b[-u], s0);
+      s1 = fmaf (a[u + 1], b[u + 1] + b[-u - 1], s1);
     }
-    plane_row (out, c, y)[i0 + i] = s;
+    if (u <= reach)
+      s0 = fmaf (a[u], b[u] + b[-u], s0);
+    plane_row (out, c, y)[i0 + i] = s0 + s1;
   }
 }
 
-/* Stage 1 along y: grid sample (i, j) from the column i of the rows'
- * plane. */
+/* Stage 1 along y: grid sample (i, j) of the rows' plane's column i, the
+ * taps split over COL_SLICES threads (threadIdx.y) and summed through
+ * shared memory. */
 template < int C > __global__ void
-gm_columns (Planes in, int h, Planes out, int gw, int gh, unsigned mask,
+__launch_bounds__ (32 * COL_SLICES)
+gm_columns (Planes in, int h, Planes out, int gw, unsigned mask,
     CfBorder border, const __grid_constant__ CfGaussMultirate g)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= gw || j >= gh)
-    return;
+  __shared__ float part[COL_SLICES][32];
+  const int i = min (blockIdx.x * 32 + threadIdx.x, gw - 1);
+  const int j = blockIdx.y, slice = threadIdx.y, reach = g.reach;
   const int y = (g.first + j) * g.factor;
+  const bool inside = y - reach >= 0 && y + reach < h;
 #pragma unroll
   for (int c = 0; c < C; c++) {
     if (!((mask >> c) & 1u))
       continue;
     const float *col = plane_row (in, c, 0) + i;
-    float s = g.analysis[0] * col[(size_t) border_index (y, h, border) *
-        in.pitch];
-    for (int u = 1; u <= g.reach; u++)
-      s = fmaf (g.analysis[u],
-          col[(size_t) border_index (y + u, h, border) * in.pitch] +
-          col[(size_t) border_index (y - u, h, border) * in.pitch], s);
-    plane_row (out, c, j)[i] = s;
+    float s = 0.0f;
+    for (int u = slice - reach; u <= reach; u += COL_SLICES) {
+      const int yy = inside ? y + u : border_index (y + u, h, border);
+      s = fmaf (g.analysis[abs (u)], col[(size_t) yy * in.pitch], s);
+    }
+    part[slice][threadIdx.x] = s;
+    __syncthreads ();
+    if (slice == 0 && blockIdx.x * 32 + threadIdx.x < gw) {
+      float t = 0.0f;
+#pragma unroll
+      for (int q = 0; q < COL_SLICES; q++)
+        t += part[q][threadIdx.x];
+      plane_row (out, c, j)[i] = t;
+    }
+    __syncthreads ();
   }
 }
 
 /* Stage 2: a TX x TY tile of dst. The grid's columns are rebuilt at the
- * tile's rows (e[c][r][g]: grid column q0 + g at row y0 + r), then each
- * thread rebuilds its pixel's column along x with its phase's taps held in
- * registers, for every row of the tile. */
-template < typename T, int C > __global__ void
+ * tile's rows (e[c][r][g]: grid column q0 + g at row y0 + r; zeros after
+ * the last, where the padded taps read), then each thread rebuilds its
+ * pixel along x with its phase's taps in registers (L: taps padded with
+ * zeros to a constant), two rows at a time. */
+template < typename T, int C, int L > __global__ void
 __launch_bounds__ (TX)
 gm_reconstruct (Planes grid, const void *src, size_t src_stride, void *dst,
     size_t dst_stride, int w, int h, unsigned mask, float amount,
@@ -140,21 +161,34 @@ gm_reconstruct (Planes grid, const void *src, size_t src_stride, void *dst,
   const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
   const int q0 = x0 / kx;
   const int ng = (min (x0 + TX, w) - 1) / kx - q0 + lx;
+  const int cells = min (ng + L - lx, GRID_MAX);
   const int rows = min (TY, h - y0);
 
-  for (int i = threadIdx.x; i < kx * lx; i += TX)
-    hx[i / lx][i % lx] = gx.synthesis[i / lx][i % lx];
-  for (int i = threadIdx.x; i < rows * ng; i += TX) {
-    const int r = i / ng, g = i % ng, y = y0 + r;
+  for (int i = threadIdx.x; i < kx * HX_PITCH; i += TX) {
+    const int p = i / HX_PITCH, m = i % HX_PITCH;
+    hx[p][m] = m < lx ? gx.synthesis[p][m] : 0.0f;
+  }
+  for (int i = threadIdx.x; i < rows * cells; i += TX) {
+    const int r = i / cells, g = i % cells, y = y0 + r;
     const float *hy = gy.synthesis[y % ky];
 #pragma unroll
     for (int c = 0; c < C; c++) {
       if (!((mask >> c) & 1u))
         continue;
-      const float *d = plane_row (grid, c, y / ky) + q0 + g;
       float s = 0.0f;
-      for (int m = 0; m < ly; m++)
-        s = fmaf (hy[m], d[(size_t) m * grid.pitch], s);
+      if (g < ng) {
+        const float *d = plane_row (grid, c, y / ky) + q0 + g;
+        float s1 = 0.0f;
+        int m = 0;
+#pragma unroll 2
+        for (; m + 1 < ly; m += 2) {
+          s = fmaf (hy[m], d[(size_t) m * grid.pitch], s);
+          s1 = fmaf (hy[m + 1], d[(size_t) (m + 1) * grid.pitch], s1);
+        }
+        if (m < ly)
+          s = fmaf (hy[m], d[(size_t) m * grid.pitch], s);
+        s += s1;
+      }
       e[c][r][g] = s;
     }
   }
@@ -164,30 +198,43 @@ gm_reconstruct (Planes grid, const void *src, size_t src_stride, void *dst,
   if (x >= w)
     return;
   const int px = x % kx, qr = x / kx - q0;
-  float taps[CF_GM_MAX_TAPS];
+  float taps[L];
 #pragma unroll
-  for (int m = 0; m < CF_GM_MAX_TAPS; m++)
-    taps[m] = m < lx ? hx[px][m] : 0.0f;
-  for (int r = 0; r < rows; r++) {
-    const int y = y0 + r;
-    const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * C;
-    T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * C;
+  for (int m = 0; m < L; m++)
+    taps[m] = hx[px][m];
+  for (int r = 0; r < rows; r += 2) {
+    const bool two = r + 1 < rows;
 #pragma unroll
     for (int c = 0; c < C; c++) {
       const bool filtered = (mask >> c) & 1u;
-      const float v = !filtered || amount != 0.0f ? (float) in[c] : 0.0f;
-      if (!filtered) {
-        out[c] = (T) v;
-        continue;
+      for (int t = 0; t < 2; t++) {
+        if (t == 1 && !two)
+          break;
+        const int y = y0 + r + t;
+        const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * C;
+        T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * C;
+        if (!filtered)
+          out[c] = in[c];
       }
-      const float *eg = &e[c][r][qr];
-      float s = 0.0f;
+      if (!filtered)
+        continue;
+      const float *e0 = &e[c][r][qr], *e1 = &e[c][two ? r + 1 : r][qr];
+      float s0 = 0.0f, s1 = 0.0f;
 #pragma unroll
-      for (int m = 0; m < CF_GM_MAX_TAPS; m++)
-        if (m < lx)
-          s = fmaf (taps[m], eg[m], s);
-      out[c] = (T) fminf (cf_round_up_clamped < T >
-          (cf_gaussian_finish (v, s, amount, threshold)), max);
+      for (int m = 0; m < L; m++) {
+        s0 = fmaf (taps[m], e0[m], s0);
+        s1 = fmaf (taps[m], e1[m], s1);
+      }
+      for (int t = 0; t < 2; t++) {
+        if (t == 1 && !two)
+          break;
+        const int y = y0 + r + t;
+        const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * C;
+        T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * C;
+        const float v = amount != 0.0f ? (float) in[c] : 0.0f;
+        out[c] = (T) fminf (cf_round_up_clamped < T >
+            (cf_gaussian_finish (v, t ? s1 : s0, amount, threshold)), max);
+      }
     }
   }
 }
@@ -208,13 +255,20 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
   const int span = max (1, ROW_SPAN / gx.factor);
   gm_rows < T, C > <<<dim3 ((gw + span - 1) / span, h), ROW_THREADS, 0,
       stream>>> (src->data, src->stride, w, rows, gw, mask, p->border, gx);
-  const dim3 block (32, 8);
-  gm_columns < C > <<<dim3 ((gw + 31) / 32, (gh + 7) / 8), block, 0,
-      stream>>> (rows, h, grid, gw, gh, mask, p->border, gy);
-  gm_reconstruct < T, C > <<<dim3 ((w + TX - 1) / TX,
-          (h + Tile < C >::TY - 1) / Tile < C >::TY), TX, 0,
-      stream>>> (grid, src->data, src->stride, dst->data, dst->stride, w, h,
-      mask, (float) p->sharpen, (float) (p->threshold * full), full, gx, gy);
+  gm_columns < C > <<<dim3 ((gw + 31) / 32, gh), dim3 (32, COL_SLICES), 0,
+      stream>>> (rows, h, grid, gw, mask, p->border, gy);
+  const dim3 tiles ((w + TX - 1) / TX, (h + Tile < C >::TY - 1) /
+      Tile < C >::TY);
+  const float amount = (float) p->sharpen, threshold =
+      (float) (p->threshold * full);
+  if (gx.taps <= 24)
+    gm_reconstruct < T, C, 24 > <<<tiles, TX, 0, stream>>> (grid, src->data,
+        src->stride, dst->data, dst->stride, w, h, mask, amount, threshold,
+        full, gx, gy);
+  else
+    gm_reconstruct < T, C, CF_GM_MAX_TAPS > <<<tiles, TX, 0,
+        stream>>> (grid, src->data, src->stride, dst->data, dst->stride, w,
+        h, mask, amount, threshold, full, gx, gy);
   return cf_launch_status ();
 }
 
