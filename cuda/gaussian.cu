@@ -1,6 +1,7 @@
 /* cf_gaussian_blur picks the Gaussian's path: the multi-rate one
- * (gaussian_multirate.cu) where cf_gaussian_uses_multirate says so; for the
- * direct truncated Gaussian, the register 3x3 kernel (gaussian_small.cu,
+ * (gaussian_multirate.cu) where cf_gaussian_uses_multirate says so, else
+ * the window one (gaussian_window.cu) where cf_gaussian_uses_window does;
+ * for the direct truncated Gaussian, the register 3x3 kernel (gaussian_small.cu,
  * planes aligned to 4 samples), the one-pass tile kernel
  * (gaussian_tile.cu) up to radius 8, the separable engine (separable.cu:
  * rows and columns in one pass, the intermediate in shared memory) where
@@ -21,8 +22,10 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     return st;
   if (!exec->stream)
     return CF_ERROR_INVALID;
-  if (cf_gaussian_uses_multirate (p, src->channels))
+  if (cf_gaussian_uses_multirate (p))
     return cf_gm_blur (exec, src, dst, p);
+  if (cf_gaussian_uses_window (p, src->channels))
+    return cf_gw_blur (exec, src, dst, p);
   if (!cf_separable_fits (p->radius_x, p->radius_y, src->channels))
     return cf_gaussian_wide (exec, src, dst, p);
   /* Quad-wide access needs every row start aligned to a quad of samples. */

@@ -60,9 +60,9 @@ make_plan (double sigma, int radius, CfGaussMultirate * g)
   memset (g, 0, sizeof *g);
   if (k < 1 || radius == 0)
     k = 1;
-  /* odd from 3 up: the row kernel's lanes, k samples apart in shared
-   * memory, then fall in distinct banks */
-  if (k > 2 && k % 2 == 0)
+  /* not a multiple of 4 from 8 up: the row kernel's lanes, k samples
+   * apart in shared memory, then fall in distinct banks, or two in one */
+  if (k >= 8 && k % 4 == 0)
     k--;
   if (k > CF_GM_MAX_FACTOR)
     return 0;
@@ -168,18 +168,13 @@ cf_gm_plan (double sigma, int radius, CfGaussMultirate * plan)
 }
 
 int
-cf_gaussian_uses_multirate (const CfGaussianParams * p, int channels)
+cf_gaussian_uses_multirate (const CfGaussianParams * p)
 {
   CfGaussMultirate gx, gy;
-  /* The filtered channels decide, so that a view with other channels
-   * between the filtered ones (packed 4:2:2 luma) and the plane of those
-   * samples alone take the same path. */
-  unsigned filtered = p->channel_mask & CF_ALL_CHANNELS (channels);
-  int min = (filtered & (filtered - 1)) ? CF_GM_MIN_RADIUS_MULTI :
-      CF_GM_MIN_RADIUS;
-  if (p->path == CF_GAUSSIAN_DIRECT)
+  if (p->path != CF_GAUSSIAN_AUTO && p->path != CF_GAUSSIAN_MULTIRATE)
     return 0;
-  if (p->path == CF_GAUSSIAN_AUTO && p->radius_x < min && p->radius_y < min)
+  if (p->path == CF_GAUSSIAN_AUTO && p->radius_x < CF_GM_MIN_RADIUS
+      && p->radius_y < CF_GM_MIN_RADIUS)
     return 0;
   return cf_gm_plan (p->sigma_x, p->radius_x, &gx)
       && cf_gm_plan (p->sigma_y, p->radius_y, &gy)

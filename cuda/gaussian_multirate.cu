@@ -1,9 +1,11 @@
-/* The Gaussian's multi-rate path on the GPU (gaussian_paths.h), three
+/* The Gaussian's multi-rate path on the GPU (gaussian_paths.h), four
  * launches: rows decimated (each source row read once, its grid samples
  * along x to a float plane of H x gw), columns decimated (that plane to the
- * gh x gw grid; a few percent of a frame), and the reconstruction, which
- * reads a tile's grid samples, rebuilds its columns into shared memory and
- * then its rows, and ends with the blur or unsharp mask into dst. */
+ * gh x gw grid), the grid's rows rebuilt along x (gh x W floats), and the
+ * columns rebuilt along y at every pixel, ending with the blur or unsharp
+ * mask into dst. The last holds each thread's taps and a window of the
+ * rebuilt rows in registers and slides it down its column: one load and
+ * `taps` fused multiply-adds a pixel. */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
@@ -19,12 +21,8 @@ constexpr int ROW_LOADS = 8;    /* loads a thread has in flight */
 /* Columns: 32 grid columns a block, the taps split over COL_SLICES. */
 constexpr int COL_SLICES = 8;
 
-/* Reconstruction tiles: TX pixels wide, TY (C) rows. */
+/* Stage 2: threads a block, along x. */
 constexpr int TX = 256;
-constexpr int GRID_MAX = TX + CF_GM_MAX_TAPS;
-template < int C > struct Tile {
-  static constexpr int TY = C > 2 ? 8 : 16;
-};
 
 /* The float planes of the intermediate and the grid: channel c's row y at
  * data + (c * rows + y) * pitch. */
@@ -49,8 +47,8 @@ border_index (int i, int n, CfBorder border)
 /* Stage 1 along x: block (blockIdx.x, row blockIdx.y) reads the source
  * pixels its grid samples reach (border-mapped) into shared memory,
  * ROW_LOADS loads in flight a thread, then each grid sample is the
- * reach's taps (k is odd from 3 up: the lanes' samples, k apart, fall in
- * distinct banks). */
+ * reach's taps (k is not a multiple of 4 from 8 up: the lanes' samples, k
+ * apart, fall in distinct banks, or two in one). */
 template < typename T, int C > __global__ void
 __launch_bounds__ (ROW_THREADS)
 gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
@@ -105,171 +103,201 @@ gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
   }
 }
 
-/* Stage 1 along y: grid sample (i, j) of the rows' plane's column i, the
- * taps split over COL_SLICES threads (threadIdx.y) and summed through
- * shared memory. */
-template < int C > __global__ void
+/* Stage 1 along y: grid sample (i, j) of the rows' plane's column i.
+ * SPLIT: the taps split over COL_SLICES threads (threadIdx.y) and summed
+ * through shared memory (a wide reach: few grid samples, many taps); else
+ * threadIdx.y picks one of COL_SLICES grid rows. Columns from gw to the
+ * pitch get zeros: the padded taps of stage 2 read them. */
+template < int C, bool SPLIT > __global__ void
 __launch_bounds__ (32 * COL_SLICES)
-gm_columns (Planes in, int h, Planes out, int gw, unsigned mask,
+gm_columns (Planes in, int h, Planes out, int gw, int gh, unsigned mask,
     CfBorder border, const __grid_constant__ CfGaussMultirate g)
 {
   __shared__ float part[COL_SLICES][32];
-  const int i = min (blockIdx.x * 32 + threadIdx.x, gw - 1);
-  const int j = blockIdx.y, slice = threadIdx.y, reach = g.reach;
+  const int i = blockIdx.x * 32 + threadIdx.x, ii = min (i, gw - 1);
+  const int slice = SPLIT ? threadIdx.y : 0, reach = g.reach;
+  const int j = SPLIT ? blockIdx.y : blockIdx.y * COL_SLICES + threadIdx.y;
+  if (!SPLIT && j >= gh)
+    return;
   const int y = (g.first + j) * g.factor;
   const bool inside = y - reach >= 0 && y + reach < h;
 #pragma unroll
   for (int c = 0; c < C; c++) {
     if (!((mask >> c) & 1u))
       continue;
-    const float *col = plane_row (in, c, 0) + i;
+    const float *col = plane_row (in, c, 0) + ii;
     float s = 0.0f;
-    for (int u = slice - reach; u <= reach; u += COL_SLICES) {
+#pragma unroll 4
+    for (int u = slice - reach; u <= reach; u += SPLIT ? COL_SLICES : 1) {
       const int yy = inside ? y + u : border_index (y + u, h, border);
       s = fmaf (g.analysis[abs (u)], col[(size_t) yy * in.pitch], s);
     }
-    part[slice][threadIdx.x] = s;
-    __syncthreads ();
-    if (slice == 0 && blockIdx.x * 32 + threadIdx.x < gw) {
-      float t = 0.0f;
+    if (SPLIT) {
+      part[slice][threadIdx.x] = s;
+      __syncthreads ();
+      s = 0.0f;
 #pragma unroll
       for (int q = 0; q < COL_SLICES; q++)
-        t += part[q][threadIdx.x];
-      plane_row (out, c, j)[i] = t;
+        s += part[q][threadIdx.x];
+      __syncthreads ();
     }
-    __syncthreads ();
+    if (slice == 0)
+      plane_row (out, c, j)[i] = i < gw ? s : 0.0f;
   }
 }
 
-/* Stage 2: a TX x TY tile of dst. The grid's columns are rebuilt at the
- * tile's rows (e[c][r][g]: grid column q0 + g at row y0 + r; zeros after
- * the last, where the padded taps read), then each thread rebuilds its
- * pixel along x with its phase's taps in registers (L: taps padded with
- * zeros to a constant), two rows at a time. */
-template < typename T, int C, int L > __global__ void
+/* Stage 2 along x, on the grid's rows: f (c, j, x) = sum_m hx_p (m) D (c,
+ * j, x / k + m), p = x mod k, for ROWS_X grid rows a thread, its phase's
+ * taps (padded with zeros to L) in registers. */
+constexpr int ROWS_X = 8;
+template < int C, int L > __global__ void
 __launch_bounds__ (TX)
-gm_reconstruct (Planes grid, const void *src, size_t src_stride, void *dst,
-    size_t dst_stride, int w, int h, unsigned mask, float amount,
-    float threshold, float max, const __grid_constant__ CfGaussMultirate gx,
-    const __grid_constant__ CfGaussMultirate gy)
+gm_rebuild_x (Planes grid, Planes f, int w, int gh, unsigned mask,
+    const __grid_constant__ CfGaussMultirate gx)
 {
-  constexpr int TY = Tile < C >::TY;
-  constexpr int HX_PITCH = CF_GM_MAX_TAPS | 1;  /* phases in distinct banks */
-  __shared__ float hx[CF_GM_MAX_FACTOR][HX_PITCH];
-  __shared__ float e[C][TY][GRID_MAX];
-  const int kx = gx.factor, ky = gy.factor, lx = gx.taps, ly = gy.taps;
-  const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
-  const int q0 = x0 / kx;
-  const int ng = (min (x0 + TX, w) - 1) / kx - q0 + lx;
-  const int cells = min (ng + L - lx, GRID_MAX);
-  const int rows = min (TY, h - y0);
-
-  for (int i = threadIdx.x; i < kx * HX_PITCH; i += TX) {
-    const int p = i / HX_PITCH, m = i % HX_PITCH;
-    hx[p][m] = m < lx ? gx.synthesis[p][m] : 0.0f;
-  }
-  for (int i = threadIdx.x; i < rows * cells; i += TX) {
-    const int r = i / cells, g = i % cells, y = y0 + r;
-    const float *hy = gy.synthesis[y % ky];
-#pragma unroll
-    for (int c = 0; c < C; c++) {
-      if (!((mask >> c) & 1u))
-        continue;
-      float s = 0.0f;
-      if (g < ng) {
-        const float *d = plane_row (grid, c, y / ky) + q0 + g;
-        float s1 = 0.0f;
-        int m = 0;
-#pragma unroll 2
-        for (; m + 1 < ly; m += 2) {
-          s = fmaf (hy[m], d[(size_t) m * grid.pitch], s);
-          s1 = fmaf (hy[m + 1], d[(size_t) (m + 1) * grid.pitch], s1);
-        }
-        if (m < ly)
-          s = fmaf (hy[m], d[(size_t) m * grid.pitch], s);
-        s += s1;
-      }
-      e[c][r][g] = s;
-    }
-  }
-  __syncthreads ();
-
-  const int x = x0 + threadIdx.x;
-  if (x >= w)
+  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
+  const int j0 = blockIdx.y * ROWS_X;
+  if (x >= w || !((mask >> c) & 1u))
     return;
-  const int px = x % kx, qr = x / kx - q0;
+  const int k = gx.factor, q = x / k;
+  const float *h = gx.synthesis[x % k];
   float taps[L];
 #pragma unroll
   for (int m = 0; m < L; m++)
-    taps[m] = hx[px][m];
-  for (int r = 0; r < rows; r += 2) {
-    const bool two = r + 1 < rows;
+    taps[m] = h[m];
+  for (int j = j0; j < min (j0 + ROWS_X, gh); j++) {
+    const float *d = plane_row (grid, c, j) + q;
+    float s0 = 0.0f, s1 = 0.0f;
 #pragma unroll
-    for (int c = 0; c < C; c++) {
-      const bool filtered = (mask >> c) & 1u;
-      for (int t = 0; t < 2; t++) {
-        if (t == 1 && !two)
-          break;
-        const int y = y0 + r + t;
-        const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * C;
-        T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * C;
-        if (!filtered)
-          out[c] = in[c];
-      }
-      if (!filtered)
-        continue;
-      const float *e0 = &e[c][r][qr], *e1 = &e[c][two ? r + 1 : r][qr];
+    for (int m = 0; m < L; m += 2) {
+      s0 = fmaf (taps[m], d[m], s0);
+      s1 = fmaf (taps[m + 1], d[m + 1], s1);
+    }
+    plane_row (f, c, j)[x] = s0 + s1;
+  }
+}
+
+/* Stage 2 along y, at every pixel: thread x of block (phase p, band) of
+ * channel blockIdx.z rebuilds the rows y = p + k (band BAND_STEPS + t),
+ * t < BAND_STEPS, from a window of L rebuilt grid rows held in registers
+ * (index (t + m) mod L: static once the loop over a window's L steps is
+ * unrolled), one new row loaded a step. Unfiltered channels are copied. */
+template < int L > struct Band {
+  static constexpr int STEPS = 2 * L;
+};
+template < typename T, int C, int L > __global__ void
+__launch_bounds__ (TX)
+gm_rebuild_y (Planes f, int gh, const void *src, size_t src_stride,
+    void *dst, size_t dst_stride, int w, int h, unsigned mask, float amount,
+    float threshold, float max, const __grid_constant__ CfGaussMultirate gy)
+{
+  constexpr int STEPS = Band < L >::STEPS;
+  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
+  const int k = gy.factor, p = blockIdx.y % k, t0 = (blockIdx.y / k) * STEPS;
+  if (x >= w || p + k * t0 >= h)
+    return;
+  const int steps = min (STEPS, (h - 1 - p) / k - t0 + 1);
+  const size_t sample = (size_t) x * C + c;
+  if (!((mask >> c) & 1u)) {
+    for (int t = 0; t < steps; t++) {
+      const int y = p + k * (t0 + t);
+      cf_row < T > (dst, dst_stride, y)[sample] =
+          cf_row < T > (src, src_stride, y)[sample];
+    }
+    return;
+  }
+  float taps[L], win[L];
+  const float *col = plane_row (f, c, 0) + x;
+#pragma unroll
+  for (int m = 0; m < L; m++) {
+    taps[m] = gy.synthesis[p][m];
+    win[m] = col[(size_t) min (t0 + m, gh - 1) * f.pitch];
+  }
+  for (int t1 = 0; t1 < steps; t1 += L) {
+#pragma unroll
+    for (int s = 0; s < L; s++) {
+      const int t = t1 + s;
+      if (t >= steps)
+        break;
       float s0 = 0.0f, s1 = 0.0f;
 #pragma unroll
-      for (int m = 0; m < L; m++) {
-        s0 = fmaf (taps[m], e0[m], s0);
-        s1 = fmaf (taps[m], e1[m], s1);
+      for (int m = 0; m < L; m += 2) {
+        s0 = fmaf (taps[m], win[(s + m) % L], s0);
+        s1 = fmaf (taps[m + 1], win[(s + m + 1) % L], s1);
       }
-      for (int t = 0; t < 2; t++) {
-        if (t == 1 && !two)
-          break;
-        const int y = y0 + r + t;
-        const T *in = cf_row < T > (src, src_stride, y) + (size_t) x * C;
-        T *out = cf_row < T > (dst, dst_stride, y) + (size_t) x * C;
-        const float v = amount != 0.0f ? (float) in[c] : 0.0f;
-        out[c] = (T) fminf (cf_round_up_clamped < T >
-            (cf_gaussian_finish (v, t ? s1 : s0, amount, threshold)), max);
-      }
+      win[s] = col[(size_t) min (t0 + t + L, gh - 1) * f.pitch];
+      const int y = p + k * (t0 + t);
+      const float v = amount != 0.0f ?
+          (float) cf_row < T > (src, src_stride, y)[sample] : 0.0f;
+      cf_row < T > (dst, dst_stride, y)[sample] =
+          (T) fminf (cf_round_up_clamped < T > (cf_gaussian_finish (v,
+                  s0 + s1, amount, threshold)), max);
     }
   }
 }
 
-template < typename T, int C > CfStatus
+/* The grid's pitch: room after gw for the padded taps of stage 2. */
+static size_t
+grid_pitch (int gw)
+{
+  return ((size_t) gw + CF_GM_MAX_TAPS + 31) & ~(size_t) 31;
+}
+
+/* Floats of scratch: the rows' plane, the grid, the rebuilt rows. */
+static size_t
+scratch_floats (int w, int h, int channels, int gw, int gh)
+{
+  const size_t pw = ((size_t) w + 31) & ~(size_t) 31;
+  return (size_t) channels * (grid_pitch (gw) * (h + gh) + pw * gh);
+}
+
+template < typename T, int C, int L > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, float *scratch,
     const CfGaussianParams * p, const CfGaussMultirate & gx,
     const CfGaussMultirate & gy, cudaStream_t stream)
 {
   const int w = src->width, h = src->height;
   const int gw = cf_gm_grid (&gx, w), gh = cf_gm_grid (&gy, h);
-  const size_t pitch = ((size_t) gw + 31) & ~(size_t) 31;
+  const size_t pitch = grid_pitch (gw);
   const Planes rows = { scratch, pitch, h };
-  const Planes grid = { scratch + (size_t) C * h * pitch, pitch, gh };
+  const Planes grid = { rows.data + (size_t) C * h * pitch, pitch, gh };
+  const Planes f = { grid.data + (size_t) C * gh * pitch,
+    ((size_t) w + 31) & ~(size_t) 31, gh
+  };
   const unsigned mask = p->channel_mask;
   const float full = (float) cf_plane_max (dst);
 
   const int span = max (1, ROW_SPAN / gx.factor);
   gm_rows < T, C > <<<dim3 ((gw + span - 1) / span, h), ROW_THREADS, 0,
       stream>>> (src->data, src->stride, w, rows, gw, mask, p->border, gx);
-  gm_columns < C > <<<dim3 ((gw + 31) / 32, gh), dim3 (32, COL_SLICES), 0,
-      stream>>> (rows, h, grid, gw, mask, p->border, gy);
-  const dim3 tiles ((w + TX - 1) / TX, (h + Tile < C >::TY - 1) /
-      Tile < C >::TY);
-  const float amount = (float) p->sharpen, threshold =
-      (float) (p->threshold * full);
-  if (gx.taps <= 24)
-    gm_reconstruct < T, C, 24 > <<<tiles, TX, 0, stream>>> (grid, src->data,
-        src->stride, dst->data, dst->stride, w, h, mask, amount, threshold,
-        full, gx, gy);
+  const int cols = (int) (pitch / 32);
+  if (gy.reach >= 4 * COL_SLICES)
+    gm_columns < C, true > <<<dim3 (cols, gh), dim3 (32, COL_SLICES), 0,
+        stream>>> (rows, h, grid, gw, gh, mask, p->border, gy);
   else
-    gm_reconstruct < T, C, CF_GM_MAX_TAPS > <<<tiles, TX, 0,
-        stream>>> (grid, src->data, src->stride, dst->data, dst->stride, w,
-        h, mask, amount, threshold, full, gx, gy);
+    gm_columns < C, false > <<<dim3 (cols, (gh + COL_SLICES - 1) /
+            COL_SLICES), dim3 (32, COL_SLICES), 0, stream>>> (rows, h, grid,
+        gw, gh, mask, p->border, gy);
+  gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (gh + ROWS_X - 1) /
+          ROWS_X, C), TX, 0, stream>>> (grid, f, w, gh, mask, gx);
+  const int bands = ((h + gy.factor - 1) / gy.factor + Band < L >::STEPS -
+      1) / Band < L >::STEPS;
+  gm_rebuild_y < T, C, L > <<<dim3 ((w + TX - 1) / TX, gy.factor * bands,
+          C), TX, 0, stream>>> (f, gh, src->data, src->stride, dst->data,
+      dst->stride, w, h, mask, (float) p->sharpen,
+      (float) (p->threshold * full), full, gy);
   return cf_launch_status ();
+}
+
+template < typename T, int C > CfStatus
+launch_taps (const CfPlane * src, const CfPlane * dst, float *scratch,
+    const CfGaussianParams * p, const CfGaussMultirate & gx,
+    const CfGaussMultirate & gy, cudaStream_t stream)
+{
+  if (gx.taps <= 24 && gy.taps <= 24)
+    return launch < T, C, 24 > (src, dst, scratch, p, gx, gy, stream);
+  return launch < T, C, CF_GM_MAX_TAPS > (src, dst, scratch, p, gx, gy,
+      stream);
 }
 
 template < typename T > CfStatus
@@ -279,13 +307,13 @@ launch_channels (const CfPlane * src, const CfPlane * dst, float *scratch,
 {
   switch (src->channels) {
     case 1:
-      return launch < T, 1 > (src, dst, scratch, p, gx, gy, stream);
+      return launch_taps < T, 1 > (src, dst, scratch, p, gx, gy, stream);
     case 2:
-      return launch < T, 2 > (src, dst, scratch, p, gx, gy, stream);
+      return launch_taps < T, 2 > (src, dst, scratch, p, gx, gy, stream);
     case 3:
-      return launch < T, 3 > (src, dst, scratch, p, gx, gy, stream);
+      return launch_taps < T, 3 > (src, dst, scratch, p, gx, gy, stream);
     default:
-      return launch < T, 4 > (src, dst, scratch, p, gx, gy, stream);
+      return launch_taps < T, 4 > (src, dst, scratch, p, gx, gy, stream);
   }
 }
 
@@ -299,11 +327,10 @@ cf_gm_blur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (!cf_gm_plan (p->sigma_x, p->radius_x, &gx)
       || !cf_gm_plan (p->sigma_y, p->radius_y, &gy))
     return CF_ERROR_INVALID;
-  const size_t pitch = ((size_t) cf_gm_grid (&gx, src->width) + 31) &
-      ~(size_t) 31;
   void *scratch;
-  CfStatus st = cf_gaussian_scratch (exec, sizeof (float) * pitch *
-      src->channels * (src->height + cf_gm_grid (&gy, src->height)),
+  CfStatus st = cf_gaussian_scratch (exec, sizeof (float) *
+      scratch_floats (src->width, src->height, src->channels,
+          cf_gm_grid (&gx, src->width), cf_gm_grid (&gy, src->height)),
       &scratch);
   if (st != CF_OK)
     return st;

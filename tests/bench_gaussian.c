@@ -220,7 +220,7 @@ sweep (const Format * formats, size_t nformats)
   printf ("### Sigma sweep, 3840x2160 (radius = ceil(3 sigma), clamp "
       "border; auto = what the element runs)\n\n");
   cf_bench_table ("format | sigma | radius | path | auto ms | copy floor ms | "
-      "auto/floor | direct ms | multirate ms | multirate/floor | "
+      "auto/floor | direct ms | window ms | multirate ms | multirate/floor | "
       "NPP same taps ms | NPP/auto");
   for (size_t f = 0; f < nformats; f++) {
     const Format *fm = &formats[f];
@@ -230,8 +230,10 @@ sweep (const Format * formats, size_t nformats)
     for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
       int radius = cf_gaussian_default_radius (sigmas[g]);
       double ms = ours_ms (&r, sigmas[g], CF_GAUSSIAN_AUTO);
-      int multi = cf_gaussian_uses_multirate (&r.p, fm->channels);
+      const char *path = cf_gaussian_uses_multirate (&r.p) ? "multirate" :
+          cf_gaussian_uses_window (&r.p, fm->channels) ? "window" : "direct";
       double direct = ours_ms (&r, sigmas[g], CF_GAUSSIAN_DIRECT);
+      double win = ours_ms (&r, sigmas[g], CF_GAUSSIAN_WINDOW);
       double mr = ours_ms (&r, sigmas[g], CF_GAUSSIAN_MULTIRATE);
       char npp[32] = "-", ratio[32] = "-";
       /* NPP's general filter takes 0.14 s a frame at sigma 20 RGBA. */
@@ -244,30 +246,32 @@ sweep (const Format * formats, size_t nformats)
         cf_device_free (r.taps);
       }
       printf ("| %s | %g | %d | %s | %.3f | %.3f | %.2f | %.3f | %.3f | "
-          "%.2f | %s | %s |\n", fm->name, sigmas[g], radius,
-          multi ? "multirate" : "direct", ms, floor_ms, ms / floor_ms, direct,
-          mr, mr / floor_ms, npp, ratio);
+          "%.3f | %.2f | %s | %s |\n", fm->name, sigmas[g], radius, path, ms,
+          floor_ms, ms / floor_ms, direct, win, mr, mr / floor_ms, npp, ratio);
       fflush (stdout);
     }
     run_free (&r);
   }
 }
 
-/* Direct against multi-rate around the crossover (CF_GM_MIN_RADIUS). */
+/* Direct, window and multi-rate around the crossovers (CF_GW_MIN_RADIUS,
+ * CF_GM_MIN_RADIUS). */
 static void
 crossover (const Format * formats, size_t nformats)
 {
-  printf ("\n### Crossover, 3840x2160: direct / multirate ms by radius\n\n");
-  cf_bench_table ("format | r 6 | r 9 | r 12 | r 15 | r 16 | r 20 | r 30 | "
+  printf ("\n### Crossover, 3840x2160: direct / window / multirate ms by "
+      "radius\n\n");
+  cf_bench_table ("format | r 12 | r 15 | r 16 | r 20 | r 24 | r 27 | r 30 | "
       "r 45 | r 60 | r 127 | r 300");
   for (size_t f = 0; f < nformats; f++) {
-    static const int radii[] = { 6, 9, 12, 15, 16, 20, 30, 45, 60, 127, 300 };
+    static const int radii[] = { 12, 15, 16, 20, 24, 27, 30, 45, 60, 127, 300 };
     Run r;
     run_format (&r, &formats[f]);
     printf ("| %s |", formats[f].name);
     for (size_t k = 0; k < sizeof radii / sizeof radii[0]; k++)
-      printf (" %.3f / %.3f |", ours_ms (&r, radii[k] / 3.0,
+      printf (" %.3f / %.3f / %.3f |", ours_ms (&r, radii[k] / 3.0,
               CF_GAUSSIAN_DIRECT), ours_ms (&r, radii[k] / 3.0,
+              CF_GAUSSIAN_WINDOW), ours_ms (&r, radii[k] / 3.0,
               CF_GAUSSIAN_MULTIRATE));
     printf ("\n");
     fflush (stdout);

@@ -1,10 +1,10 @@
 /* gpu suite: cf_gaussian_blur on the GPU against the plain-C reference of
  * the same path, on random planes of awkward sizes, every channel layout, 8
  * and 16 bits, both borders, blur and sharpen (amount, threshold), both
- * paths across the crossover and the direct one above the one-pass
- * kernel's radius; within 1 LSB. Then the multi-rate path on the GPU
- * against the direct truncated Gaussian: at most 1 LSB on 8 bits, 0.1% of
- * the range on 16, channels outside the mask exact. */
+ * paths across the crossovers and the direct one above the one-pass
+ * kernel's radius; within 1 LSB. Then the window and multi-rate paths on
+ * the GPU against the direct truncated Gaussian: at most 1 LSB on 8 bits,
+ * 0.1% of the range on 16 (multi-rate: channels outside the mask exact). */
 #include "cf_test_util.h"
 #include <math.h>
 #include "gaussian.h"
@@ -74,6 +74,7 @@ static const char *
 path_name (CfGaussianPath path)
 {
   return path == CF_GAUSSIAN_MULTIRATE ? "multirate" :
+      path == CF_GAUSSIAN_WINDOW ? "window" :
       path == CF_GAUSSIAN_DIRECT ? "direct" : "auto";
 }
 
@@ -315,8 +316,15 @@ main (void)
       CF_GAUSSIAN_DIRECT, 0.0, 0.0, 0);
   if (getenv ("CF_TEST_QUICK"))
     return cf_test_finish (passed, failed);
+  /* The window path against the direct truncated Gaussian, large frames. */
+  check_path (1920, 1080, 1, 8, 1, 20.0, 20.0, CF_BORDER_CLAMP,
+      CF_GAUSSIAN_WINDOW, 0.0, 0.0, 1);
+  check_path (1920, 1080, 1, 16, 1, 100.0, 100.0, CF_BORDER_MIRROR,
+      CF_GAUSSIAN_WINDOW, 0.0, 0.0, 1);
+  check_path (1280, 720, 4, 8, 7, 6.0, 40.0, CF_BORDER_MIRROR,
+      CF_GAUSSIAN_WINDOW, 0.0, 0.0, 1);
   /* The multi-rate path against the direct truncated Gaussian, large
-   * frames of several blocks in both stages. */
+   * frames of several blocks in every stage. */
   check_multirate (2050, 600, 1, 8, 0x1, 50.0, 50.0, CF_BORDER_MIRROR, 0.0,
       0.0, 1);
   check_multirate (2050, 600, 1, 16, 0x1, 100.0, 30.0, CF_BORDER_CLAMP, 0.0,

@@ -108,19 +108,19 @@ main (void)
     CF_CHECK (sigma < 100.0 || plan.factor >= 40);
   }
 
-  /* The automatic choice: direct below the crossover and where the fit is
-   * poor (a radius far from 3 sigma), multi-rate above. */
-  p.sigma_x = p.sigma_y = 2.0;
-  p.radius_x = p.radius_y = 6;
-  CF_CHECK (!cf_gaussian_uses_multirate (&p, 1));
+  /* The automatic choice: not below the crossover (radius 30) nor where
+   * the fit is poor (a radius far from 3 sigma), multi-rate above. */
+  p.sigma_x = p.sigma_y = 7.0;
+  p.radius_x = p.radius_y = 21;
+  CF_CHECK (!cf_gaussian_uses_multirate (&p));
   p.sigma_x = p.sigma_y = 20.0;
   p.radius_x = p.radius_y = 60;
-  CF_CHECK (cf_gaussian_uses_multirate (&p, 1));
+  CF_CHECK (cf_gaussian_uses_multirate (&p));
   p.sigma_x = 2.0;
   p.radius_x = 300;
-  CF_CHECK (!cf_gaussian_uses_multirate (&p, 1));
+  CF_CHECK (!cf_gaussian_uses_multirate (&p));
   p.sigma_x = 100.0;
   p.radius_x = 30;
-  CF_CHECK (!cf_gaussian_uses_multirate (&p, 1));
+  CF_CHECK (!cf_gaussian_uses_multirate (&p));
   return cf_test_finish (passed, failed);
 }

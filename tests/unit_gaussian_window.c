@@ -1,0 +1,107 @@
+/* unit suite: the Gaussian's window path (its plain-C twin, which the
+ * kernel matches within 1 LSB, kernel_gaussian.c) against the direct
+ * truncated Gaussian, on noise and on natural-looking frames, 8 and 16
+ * bits, clamp and mirror, radii from the crossover to the largest: max abs
+ * error at most 1 LSB on 8 bits, 0.1% of the range on 16. Prints every
+ * case's max error (the figures in docs/cudagaussianblur.md). The twin is
+ * the kernel's arithmetic bit for bit (kernel_gaussian.c checks the
+ * kernel against it). */
+#include "cf_test_util.h"
+#include "gaussian.h"
+#include "gaussian_paths.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long passed, failed;
+static int worst[2];
+
+static void
+check (int w, int h, int channels, int depth, double sx, double sy,
+    CfBorder border, int kind)
+{
+  CfGaussianParams p = { sx, sy, cf_gaussian_default_radius (sx),
+    cf_gaussian_default_radius (sy), 0, border,
+    channels == 4 ? 7 : CF_ALL_CHANNELS (channels), 0.0,
+    CF_GAUSSIAN_WINDOW
+  };
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 3);
+  CfPlane direct = cf_test_plane_like (&src, 0), window =
+      cf_test_plane_like (&src, 0);
+  int tol = depth > 8 ? 65 : 1, max_diff;
+  char what[160];
+
+  if (kind)
+    cf_test_plane_natural (&src);
+  snprintf (what, sizeof what, "%s %dx%d c%d d%d sigma %g/%g r %d/%d %s",
+      kind ? "natural" : "noise", w, h, channels, depth, sx, sy, p.radius_x,
+      p.radius_y, border == CF_BORDER_MIRROR ? "mirror" : "clamp");
+  CF_CHECK (cf_gaussian_blur_direct_ref (&src, &direct, &p) == CF_OK);
+  CF_CHECK (cf_gaussian_blur_ref (&src, &window, &p) == CF_OK);
+  long bad = cf_test_compare (&window, &direct, tol, &max_diff, what);
+  printf ("%s: max error %d%s\n", what, max_diff, bad ? " FAIL" : "");
+  if (max_diff > worst[depth > 8])
+    worst[depth > 8] = max_diff;
+  if (bad)
+    failed++;
+  else
+    passed++;
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&direct);
+  cf_test_plane_free (&window);
+}
+
+int
+main (void)
+{
+  static const double sigmas[] = { 4.0, 5.0, 10.0, 20.0, 50.0, 100.0 };
+  CfGaussianParams p = { 0 };
+
+  cf_test_seed (25);
+  for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++)
+    for (int kind = 0; kind < 2; kind++)
+      for (int depth = 8; depth <= 16; depth += 8)
+        check (g % 2 ? 700 : 523, g % 2 ? 331 : 517, 1, depth, sigmas[g],
+            sigmas[g], (g + kind) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+            kind);
+  /* Anisotropic, 4 channels with alpha, lines of several segments. */
+  check (1400, 90, 4, 8, 30.0, 4.0, CF_BORDER_MIRROR, 1);
+  check (200, 1300, 1, 16, 5.0, 60.0, CF_BORDER_CLAMP, 1);
+  check (1400, 90, 1, 8, 100.0, 12.0, CF_BORDER_CLAMP, 0);
+  /* NV12's chroma: two channels. */
+  check (331, 173, 2, 8, 50.0, 7.0, CF_BORDER_MIRROR, 1);
+  /* Tiny planes: the window runs over the border many times. */
+  check (5, 3, 1, 8, 20.0, 20.0, CF_BORDER_MIRROR, 0);
+  check (1, 1, 1, 16, 50.0, 50.0, CF_BORDER_CLAMP, 0);
+  printf ("worst: %d LSB on 8 bits, %d on 16 bits\n", worst[0], worst[1]);
+
+  /* 8-bit planes take 3 cosines (a step moves by at most 0.26 LSB per
+   * axis), 16-bit ones 4. */
+  for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
+    CfGaussWindow plan;
+    int r = cf_gaussian_default_radius (sigmas[g]);
+    cf_gw_plan (sigmas[g], r, 8, &plan);
+    CF_CHECK (plan.terms == 3 && plan.residual <= 1.0 / 255 / 4);
+    cf_gw_plan (sigmas[g], r, 16, &plan);
+    CF_CHECK (plan.terms == 4 && plan.residual <= 1e-4);
+  }
+
+  /* The automatic choice: direct below the crossover and where the fit is
+   * poor (a radius far above 3 sigma), the window above up to the
+   * multi-rate path's crossover (radius 30), which takes it from there. */
+  p.sigma_x = p.sigma_y = 2.0;
+  p.radius_x = p.radius_y = 6;
+  CF_CHECK (!cf_gaussian_uses_window (&p, 1));
+  p.sigma_x = p.sigma_y = 7.0;
+  p.radius_x = p.radius_y = 21;
+  CF_CHECK (cf_gaussian_uses_window (&p, 1));
+  p.sigma_x = p.sigma_y = 20.0;
+  p.radius_x = p.radius_y = 60;
+  CF_CHECK (!cf_gaussian_uses_window (&p, 1));
+  CF_CHECK (cf_gaussian_uses_multirate (&p));
+  p.sigma_x = 2.0;
+  p.radius_x = 300;
+  CF_CHECK (!cf_gaussian_uses_window (&p, 1));
+  return cf_test_finish (passed, failed);
+}
