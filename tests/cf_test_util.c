@@ -165,7 +165,8 @@ cf_test_device_free (CfPlane * dev)
 static unsigned
 sample (const CfPlane * p, int x, int y, int c)
 {
-  const unsigned char *row = (const unsigned char *) p->data + (size_t) y * p->stride;
+  const unsigned char *row =
+      (const unsigned char *) p->data + (size_t) y * p->stride;
   if (p->depth > 8)
     return ((const unsigned short *) row)[(size_t) x * p->channels + c];
   return row[(size_t) x * p->channels + c];
