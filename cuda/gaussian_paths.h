@@ -142,7 +142,8 @@ typedef struct {
   int first;                    /* output q k + p reads D (q + first ..) */
   double residual;              /* max over phases of sum_t |kernel - w| */
   float analysis[CF_GM_MAX_REACH + 1];  /* a (|u|) */
-  float synthesis[CF_GM_MAX_FACTOR][CF_GM_MAX_TAPS];    /* h_p (m) */
+  /* h_p (m), zeros from taps on: the kernels run 24 or 32 taps */
+  float synthesis[CF_GM_MAX_FACTOR][CF_GM_MAX_TAPS];
 } CfGaussMultirate;
 
 /* The plan for cf_gaussian_weights (sigma, radius); 0 if the path cannot
