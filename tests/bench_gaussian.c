@@ -279,23 +279,26 @@ crossover (const Format * formats, size_t nformats)
   }
 }
 
-/* The multi-rate path alone at every sigma the sweep takes from 2 up (a
- * short run: no direct path, no NPP). */
+/* One path alone (window or multi-rate) at every sigma the sweep takes
+ * from 2 up (a short run: no direct path, no NPP). */
 static void
-multirate_only (const Format * formats, size_t nformats)
+path_only (const Format * formats, size_t nformats, CfGaussianPath path)
 {
   static const double sigmas[] = { 2, 5, 10, 20, 50, 100 };
+  const char *name = path == CF_GAUSSIAN_WINDOW ? "window" : "multirate";
 
-  printf ("### Multi-rate path, 3840x2160 (radius = ceil(3 sigma), clamp "
-      "border)\n\n");
-  cf_bench_table ("format | sigma | radius | multirate ms | copy floor ms | "
-      "multirate/floor");
+  printf ("### %s path, 3840x2160 (radius = ceil(3 sigma), clamp "
+      "border)\n\n", name);
+  char columns[96];
+  snprintf (columns, sizeof columns, "format | sigma | radius | %s ms | "
+      "copy floor ms | %s/floor", name, name);
+  cf_bench_table (columns);
   for (size_t f = 0; f < nformats; f++) {
     Run r;
     run_format (&r, &formats[f]);
     double floor_ms = copy_floor (&r);
     for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
-      double ms = ours_ms (&r, sigmas[g], CF_GAUSSIAN_MULTIRATE);
+      double ms = ours_ms (&r, sigmas[g], path);
       printf ("| %s | %g | %d | %.3f | %.3f | %.2f |\n", formats[f].name,
           sigmas[g], cf_gaussian_default_radius (sigmas[g]), ms, floor_ms,
           ms / floor_ms);
@@ -352,11 +355,13 @@ main (int argc, char **argv)
   if (argc == 5)
     return profile_one (argv, formats, 3);
   cf_bench_npp_banner ("nppiFilterGaussBorder_8u_C1R_Ctx");
-  /* bench_gaussian crossover|masks|multirate: that table only. */
+  /* bench_gaussian crossover|masks|window|multirate: that table only. */
   if (argc == 2 && strcmp (argv[1], "crossover") == 0)
     crossover (formats, n);
+  else if (argc == 2 && strcmp (argv[1], "window") == 0)
+    path_only (formats, n, CF_GAUSSIAN_WINDOW);
   else if (argc == 2 && strcmp (argv[1], "multirate") == 0)
-    multirate_only (formats, n);
+    path_only (formats, n, CF_GAUSSIAN_MULTIRATE);
   else if (argc == 2 && strcmp (argv[1], "masks") == 0)
     fixed_masks (formats, 3);
   else {
