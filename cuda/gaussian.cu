@@ -1,8 +1,10 @@
-/* cf_gaussian_blur picks the Gaussian's path: the window one
- * (gaussian_window.cu) where cf_gaussian_uses_window says so; for the
- * direct truncated Gaussian, the vector kernel for radii 1 and 2
- * where it is the faster one (small_mask.cu, rows aligned to its vectors), the register 3x3 kernel
- * (gaussian_small.cu, planes aligned to 4 samples), the one-pass tile kernel
+/* cf_gaussian_blur picks the Gaussian's path: the multi-rate one
+ * (gaussian_multirate.cu) where cf_gaussian_uses_multirate says so, else
+ * the window one (gaussian_window.cu) where cf_gaussian_uses_window does;
+ * for the direct truncated Gaussian, the vector kernel for radii 1 and 2
+ * where it is the faster one (small_mask.cu, rows aligned to its vectors),
+ * the register 3x3 kernel (gaussian_small.cu, planes aligned to 4
+ * samples), the one-pass tile kernel
  * (gaussian_tile.cu) up to radius 8, the separable engine (separable.cu:
  * rows and columns in one pass, the intermediate in shared memory) where
  * its halos fit shared memory, gaussian_wide.cu beyond. */
@@ -23,6 +25,8 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     return st;
   if (!exec->stream)
     return CF_ERROR_INVALID;
+  if (cf_gaussian_uses_multirate (p))
+    return cf_gm_blur (exec, src, dst, p);
   if (cf_gaussian_uses_window (p, src->channels))
     return cf_gw_blur (exec, src, dst, p);
   if (!cf_separable_fits (p->radius_x, p->radius_y, src->channels))

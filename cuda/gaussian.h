@@ -11,13 +11,17 @@ extern "C" {
 /* 3 x the largest sigma the element takes (100). */
 #define CF_GAUSSIAN_MAX_RADIUS 300
 
-/* How the blur is computed. Both give the same truncated Gaussian (within
- * the window path's error, docs/cudagaussianblur.md). */
+/* How the blur is computed. All give the same truncated Gaussian (within
+ * the window and multi-rate paths' errors, docs/cudagaussianblur.md). */
 typedef enum {
-  CF_GAUSSIAN_AUTO = 0,         /* the window path where it is faster and exact
-                                 * enough (cf_gaussian_uses_window), else direct */
+  CF_GAUSSIAN_AUTO = 0,         /* the fastest path exact enough: direct, the
+                                 * window (cf_gaussian_uses_window) or the
+                                 * multi-rate one (cf_gaussian_uses_multirate) */
   CF_GAUSSIAN_DIRECT,           /* 2 radius + 1 taps per axis */
-  CF_GAUSSIAN_WINDOW            /* sliding cosine sums: cost independent of radius */
+  CF_GAUSSIAN_WINDOW,           /* sliding cosine sums: cost independent of radius */
+  CF_GAUSSIAN_MULTIRATE         /* a grid every ~sigma / 2.3 pixels and back:
+                                 * cost independent of sigma; direct where
+                                 * the radius is far from 3 sigma */
 } CfGaussianPath;
 
 typedef struct {
@@ -47,13 +51,14 @@ CfStatus cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
 /* The plain-C reference of the path cf_gaussian_blur takes: the direct
- * one (rows then columns, in double), or the window one (the kernel's float
- * arithmetic in the kernel's order). */
+ * one (rows then columns, in double), the window one (the kernel's float
+ * arithmetic in the kernel's order) or the multi-rate one (the kernels'
+ * stages in float). */
 CfStatus cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * params);
 
 /* The direct truncated Gaussian in double, whatever params->path says: what
- * the window path's accuracy is measured against. */
+ * the window and multi-rate paths' accuracy is measured against. */
 CfStatus cf_gaussian_blur_direct_ref (const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
@@ -61,6 +66,10 @@ CfStatus cf_gaussian_blur_direct_ref (const CfPlane * src,
  * a plane of `channels` channels (the crossover depends on how many of
  * them params->channel_mask filters). */
 int cf_gaussian_uses_window (const CfGaussianParams * params, int channels);
+
+/* Whether cf_gaussian_blur takes the multi-rate path for these parameters
+ * (it goes before the window path). */
+int cf_gaussian_uses_multirate (const CfGaussianParams * params);
 
 #ifdef __cplusplus
 }

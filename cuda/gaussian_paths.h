@@ -1,10 +1,11 @@
 /* The Gaussian's paths (cf_gaussian_blur picks one), shared by their
  * kernels and plain-C twins: the separable engine (separable.cu), the
- * wide direct one (gaussian_wide.cu) and the window path
- * (gaussian_window.cu, its twin gaussian_window.c), the one-pass tile
- * kernel (gaussian_tile.cu), the register 3x3 kernel (gaussian_small.cu)
- * and the vector small-mask kernel shared with cudaconvolve
- * (small_mask.cu, small_mask.h).
+ * wide direct one (gaussian_wide.cu), the window path (gaussian_window.cu,
+ * its twin gaussian_window.c), the multi-rate one (gaussian_multirate.cu,
+ * its twin gaussian_multirate.c), the one-pass tile kernel
+ * (gaussian_tile.cu), the register 3x3 kernel (gaussian_small.cu) and the
+ * vector small-mask kernel shared with cudaconvolve (small_mask.cu,
+ * small_mask.h).
  *
  * The window path: the truncated kernel w[-r..r] is fitted (least squares,
  * in double) by a box plus 3 or 4 cosines, w[n] ~ a0 + sum_k a_k
@@ -16,7 +17,20 @@
  * (fin - fout) cos phi_k + i (fin + fout) sin phi_k), phi_k = omega_k
  * (r + 1/2), and Re C_k = Re (D_k e^(i omega_k / 2)). A step costs the same
  * at any radius, and since every sample entering the window is read through
- * the border mode, clamp and mirror are exact. */
+ * the border mode, clamp and mirror are exact.
+ *
+ * The multi-rate path, per axis: a narrow Gaussian a (sigma s1 = 0.35
+ * sigma, taps -reach..reach, summing to 1) samples the border-extended
+ * line every k pixels, D(j) = sum_u a(u) f(j k + u); each output is a
+ * short combination of those samples, out(q k + p) = sum_m h_p(m)
+ * D(q + first + m), with weights h_p per phase p = x mod k fitted (least
+ * squares, in double) so that the effective kernel sum_m h_p(m) a(t + (first
+ * + m) k - p) matches the truncated Gaussian cf_gaussian_weights (sigma,
+ * radius), and scaled to sum to 1 (flat areas stay exact). k is about
+ * sigma / 2.3, so a pixel costs about 2 reach / k + taps (about 6 + 22)
+ * operations per axis at any sigma; what remains of the fit, mostly
+ * where the truncated kernel jumps to 0 at the radius, is the path's
+ * error (docs/cudagaussianblur.md). */
 #ifndef CF_GAUSSIAN_PATHS_H
 #define CF_GAUSSIAN_PATHS_H
 
@@ -117,7 +131,45 @@ cf_gw_quantize (float v)
 #endif
 }
 
-/* The unsharp-mask step both paths end with (threshold in sample units). */
+#define CF_GM_MAX_FACTOR 48    /* k at sigma 100: 43 */
+#define CF_GM_MAX_REACH 128     /* reach at sigma 100: 123 */
+#define CF_GM_MAX_TAPS 32       /* taps at radius 15 with k = 1: 31 */
+
+/* One axis's plan. k = 1 (a small sigma) is the direct filter on that
+ * axis: a = 1, h_0 = the truncated kernel. */
+typedef struct {
+  int factor;                   /* k */
+  int reach;                    /* a's taps: -reach..reach */
+  int taps;                     /* h's taps per phase */
+  int first;                    /* output q k + p reads D (q + first ..) */
+  double residual;              /* max over phases of sum_t |kernel - w| */
+  float analysis[CF_GM_MAX_REACH + 1];  /* a (|u|) */
+  /* h_p (m), zeros from taps on: the kernels run 24 or 32 taps */
+  float synthesis[CF_GM_MAX_FACTOR][CF_GM_MAX_TAPS];
+} CfGaussMultirate;
+
+/* The plan for cf_gaussian_weights (sigma, radius); 0 if the path cannot
+ * take it (more than CF_GM_MAX_TAPS taps: a radius far from 3 sigma). */
+int cf_gm_plan (double sigma, int radius, CfGaussMultirate * plan);
+
+/* From this radius (on either axis) the multi-rate path runs instead of
+ * the window or direct one (H100, 4K, docs/cudagaussianblur.md: at radius
+ * 30 multi-rate GRAY8 0.097 ms against the window's 0.101 and the direct
+ * 0.151, RGBA 0.342 against 0.413 and 0.670; at radius 20 the window is
+ * faster, GRAY8 0.096 against 0.137); above this residual the fit is not
+ * exact enough (a radius far below 3 sigma). */
+#define CF_GM_MIN_RADIUS 30
+#define CF_GM_MAX_RESIDUAL 3e-3
+
+/* Grid samples of an axis of n pixels: D (first) .. D ((n - 1) / k +
+ * first + taps - 1). */
+CF_HD int
+cf_gm_grid (const CfGaussMultirate * g, int n)
+{
+  return (n - 1) / g->factor + g->taps;
+}
+
+/* The unsharp-mask step every path ends with (threshold in sample units). */
 CF_HD float
 cf_gaussian_finish (float in, float blur, float amount, float threshold)
 {
@@ -139,7 +191,18 @@ CfStatus cf_gw_blur_ref (const CfPlane * src, const CfPlane * dst,
 CfStatus cf_gw_blur (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfGaussianParams * params);
 
-/* exec->scratch grown to `bytes` (the wide and window paths' intermediate). */
+/* The multi-rate path in plain C: the kernels' stages in the same float
+ * arithmetic (summation orders differ). */
+CfStatus cf_gm_blur_ref (const CfPlane * src, const CfPlane * dst,
+    const CfGaussianParams * params);
+
+/* The multi-rate path on the GPU (exec on the GPU, parameters checked,
+ * cf_gaussian_uses_multirate true). */
+CfStatus cf_gm_blur (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfGaussianParams * params);
+
+/* exec->scratch grown to `bytes` (the wide, window and multi-rate paths'
+ * intermediates). */
 CfStatus cf_gaussian_scratch (const CfExec * exec, size_t bytes, void **data);
 
 /* Radius 1 (on both axes) in one pass without shared memory, for planes

@@ -49,6 +49,8 @@ cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
   CfStatus st = cf_gaussian_check (src, dst, p);
   if (st != CF_OK)
     return st;
+  if (cf_gaussian_uses_multirate (p))
+    return cf_gm_blur_ref (src, dst, p);
   return cf_gaussian_uses_window (p, src->channels) ?
       cf_gw_blur_ref (src, dst, p) : cf_gaussian_blur_direct_ref (src, dst, p);
 }

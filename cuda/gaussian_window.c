@@ -171,7 +171,8 @@ cf_gaussian_uses_window (const CfGaussianParams * p, int channels)
       CF_GW_MIN_RADIUS;
   if (p->path != CF_GAUSSIAN_AUTO)
     return p->path == CF_GAUSSIAN_WINDOW;
-  if (p->radius_x < min && p->radius_y < min)
+  if ((p->radius_x < min && p->radius_y < min)
+      || cf_gaussian_uses_multirate (p))
     return 0;
   cf_gw_plan (p->sigma_x, p->radius_x, 16, &gx);
   cf_gw_plan (p->sigma_y, p->radius_y, 16, &gy);

@@ -220,7 +220,8 @@ sweep (const Format * formats, size_t nformats)
   printf ("### Sigma sweep, 3840x2160 (radius = ceil(3 sigma), clamp "
       "border; auto = what the element runs)\n\n");
   cf_bench_table ("format | sigma | radius | path | auto ms | copy floor ms | "
-      "auto/floor | direct ms | window ms | NPP same taps ms | NPP/auto");
+      "auto/floor | direct ms | window ms | multirate ms | multirate/floor | "
+      "NPP same taps ms | NPP/auto");
   for (size_t f = 0; f < nformats; f++) {
     const Format *fm = &formats[f];
     Run r;
@@ -229,9 +230,11 @@ sweep (const Format * formats, size_t nformats)
     for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
       int radius = cf_gaussian_default_radius (sigmas[g]);
       double ms = ours_ms (&r, sigmas[g], CF_GAUSSIAN_AUTO);
-      int window = cf_gaussian_uses_window (&r.p, fm->channels);
+      const char *path = cf_gaussian_uses_multirate (&r.p) ? "multirate" :
+          cf_gaussian_uses_window (&r.p, fm->channels) ? "window" : "direct";
       double direct = ours_ms (&r, sigmas[g], CF_GAUSSIAN_DIRECT);
       double win = ours_ms (&r, sigmas[g], CF_GAUSSIAN_WINDOW);
+      double mr = ours_ms (&r, sigmas[g], CF_GAUSSIAN_MULTIRATE);
       char npp[32] = "-", ratio[32] = "-";
       /* NPP's general filter takes 0.14 s a frame at sigma 20 RGBA. */
       if (r.npp_adv && radius <= 60) {
@@ -242,54 +245,60 @@ sweep (const Format * formats, size_t nformats)
         snprintf (ratio, sizeof ratio, "%.2f", n / ms);
         cf_device_free (r.taps);
       }
-      printf ("| %s | %g | %d | %s | %.3f | %.3f | %.2f | %.3f | %.3f | %s | "
-          "%s |\n", fm->name, sigmas[g], radius, window ? "window" : "direct",
-          ms, floor_ms, ms / floor_ms, direct, win, npp, ratio);
+      printf ("| %s | %g | %d | %s | %.3f | %.3f | %.2f | %.3f | %.3f | "
+          "%.3f | %.2f | %s | %s |\n", fm->name, sigmas[g], radius, path, ms,
+          floor_ms, ms / floor_ms, direct, win, mr, mr / floor_ms, npp, ratio);
       fflush (stdout);
     }
     run_free (&r);
   }
 }
 
-/* Direct against window around the crossover (CF_GW_MIN_RADIUS). */
+/* Direct, window and multi-rate around the crossovers (CF_GW_MIN_RADIUS,
+ * CF_GM_MIN_RADIUS). */
 static void
 crossover (const Format * formats, size_t nformats)
 {
-  printf ("\n### Crossover, 3840x2160: direct / window ms by radius\n\n");
-  cf_bench_table ("format | r 6 | r 9 | r 12 | r 15 | r 20 | r 30 | r 45 | "
-      "r 60 | r 80 | r 100 | r 127");
+  printf ("\n### Crossover, 3840x2160: direct / window / multirate ms by "
+      "radius\n\n");
+  cf_bench_table ("format | r 12 | r 15 | r 16 | r 20 | r 24 | r 27 | r 30 | "
+      "r 45 | r 60 | r 127 | r 300");
   for (size_t f = 0; f < nformats; f++) {
-    static const int radii[] = { 6, 9, 12, 15, 20, 30, 45, 60, 80, 100, 127 };
+    static const int radii[] = { 12, 15, 16, 20, 24, 27, 30, 45, 60, 127, 300 };
     Run r;
     run_format (&r, &formats[f]);
     printf ("| %s |", formats[f].name);
     for (size_t k = 0; k < sizeof radii / sizeof radii[0]; k++)
-      printf (" %.3f / %.3f |", ours_ms (&r, radii[k] / 3.0,
+      printf (" %.3f / %.3f / %.3f |", ours_ms (&r, radii[k] / 3.0,
               CF_GAUSSIAN_DIRECT), ours_ms (&r, radii[k] / 3.0,
-              CF_GAUSSIAN_WINDOW));
+              CF_GAUSSIAN_WINDOW), ours_ms (&r, radii[k] / 3.0,
+              CF_GAUSSIAN_MULTIRATE));
     printf ("\n");
     fflush (stdout);
     run_free (&r);
   }
 }
 
-/* The window path alone at every sigma the sweep takes from 2 up (a
- * short run: no direct path, no NPP). */
+/* One path alone (window or multi-rate) at every sigma the sweep takes
+ * from 2 up (a short run: no direct path, no NPP). */
 static void
-window_only (const Format * formats, size_t nformats)
+path_only (const Format * formats, size_t nformats, CfGaussianPath path)
 {
   static const double sigmas[] = { 2, 5, 10, 20, 50, 100 };
+  const char *name = path == CF_GAUSSIAN_WINDOW ? "window" : "multirate";
 
-  printf ("### Window path, 3840x2160 (radius = ceil(3 sigma), clamp "
-      "border)\n\n");
-  cf_bench_table ("format | sigma | radius | window ms | copy floor ms | "
-      "window/floor");
+  printf ("### %s path, 3840x2160 (radius = ceil(3 sigma), clamp "
+      "border)\n\n", name);
+  char columns[96];
+  snprintf (columns, sizeof columns, "format | sigma | radius | %s ms | "
+      "copy floor ms | %s/floor", name, name);
+  cf_bench_table (columns);
   for (size_t f = 0; f < nformats; f++) {
     Run r;
     run_format (&r, &formats[f]);
     double floor_ms = copy_floor (&r);
     for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
-      double ms = ours_ms (&r, sigmas[g], CF_GAUSSIAN_WINDOW);
+      double ms = ours_ms (&r, sigmas[g], path);
       printf ("| %s | %g | %d | %.3f | %.3f | %.2f |\n", formats[f].name,
           sigmas[g], cf_gaussian_default_radius (sigmas[g]), ms, floor_ms,
           ms / floor_ms);
@@ -346,11 +355,13 @@ main (int argc, char **argv)
   if (argc == 5)
     return profile_one (argv, formats, 3);
   cf_bench_npp_banner ("nppiFilterGaussBorder_8u_C1R_Ctx");
-  /* bench_gaussian crossover|masks|window: that table only. */
+  /* bench_gaussian crossover|masks|window|multirate: that table only. */
   if (argc == 2 && strcmp (argv[1], "crossover") == 0)
     crossover (formats, n);
   else if (argc == 2 && strcmp (argv[1], "window") == 0)
-    window_only (formats, n);
+    path_only (formats, n, CF_GAUSSIAN_WINDOW);
+  else if (argc == 2 && strcmp (argv[1], "multirate") == 0)
+    path_only (formats, n, CF_GAUSSIAN_MULTIRATE);
   else if (argc == 2 && strcmp (argv[1], "masks") == 0)
     fixed_masks (formats, 3);
   else {

@@ -1,6 +1,7 @@
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,30 @@ cf_test_plane_set_max (CfPlane * p, unsigned max)
     uint16_t *row = (uint16_t *) ((unsigned char *) p->data + y * p->stride);
     for (int i = 0; i < p->width * p->channels; i++)
       row[i] &= max;
+  }
+}
+
+void
+cf_test_plane_natural (CfPlane * p)
+{
+  unsigned max = cf_plane_max (p);
+  for (int y = 0; y < p->height; y++) {
+    unsigned char *row = (unsigned char *) p->data + (size_t) y * p->stride;
+    for (int x = 0; x < p->width * p->channels; x++) {
+      int px = x / p->channels;
+      double v = 0.45 + 0.2 * sin (px / 37.0 + y / 53.0) +
+          0.1 * cos (px / 11.0 - y / 23.0);
+      if ((px / 97 + y / 61) % 3 == 0)
+        v += 0.3;               /* blocks with sharp edges */
+      if (abs (px - 2 * y) < 4)
+        v = 1.0;                /* a thin bright line */
+      v += ((int) (cf_test_rand () % 17) - 8) / 255.0;
+      v = v < 0 ? 0 : (v > 1 ? 1 : v);
+      if (p->depth > 8)
+        ((unsigned short *) row)[x] = (unsigned short) (v * max + 0.5);
+      else
+        row[x] = (unsigned char) (v * max + 0.5);
+    }
   }
 }
 
@@ -152,7 +177,8 @@ cf_test_device_free (CfPlane * dev)
 static unsigned
 sample (const CfPlane * p, int x, int y, int c)
 {
-  const unsigned char *row = (const unsigned char *) p->data + (size_t) y * p->stride;
+  const unsigned char *row =
+      (const unsigned char *) p->data + (size_t) y * p->stride;
   if (p->depth > 8)
     return ((const unsigned short *) row)[(size_t) x * p->channels + c];
   return row[(size_t) x * p->channels + c];
@@ -177,34 +203,43 @@ cf_test_compare (const CfPlane * a, const CfPlane * b, int tol, int *max_diff,
   return bad;
 }
 
-long
-cf_test_gpu_vs_ref (CfTestFilter filter, const void *params,
-    const CfPlane * src, const CfPlane * ref, int tol, const char *what)
+int
+cf_test_gpu_run (CfTestFilter filter, const void *params,
+    const CfPlane * src, const CfPlane * out, const char *what)
 {
   static CfScratch scratch;
   CfExec exec = { 1, test_stream, &scratch };
   CfPlane dsrc = cf_test_device_upload (src);
   CfPlane ddst = cf_test_device_like (src);
-  CfPlane out = cf_test_plane_like (src, 3);
-  int max_diff;
-  long bad;
 
   CfStatus st = filter (&exec, &dsrc, &ddst, params);
-  if (st != CF_OK) {
+  if (st != CF_OK)
     fprintf (stderr, "FAIL %s: %s (%s)\n", what, cf_status_string (st),
         cf_last_error_string ());
-    bad = 1;
-  } else {
+  else {
     CF_CHECK (cf_stream_synchronize (test_stream) == CF_OK);
-    cf_test_device_download (&ddst, &out);
+    cf_test_device_download (&ddst, out);
+  }
+  cf_test_device_free (&dsrc);
+  cf_test_device_free (&ddst);
+  return st == CF_OK;
+}
+
+long
+cf_test_gpu_vs_ref (CfTestFilter filter, const void *params,
+    const CfPlane * src, const CfPlane * ref, int tol, const char *what)
+{
+  CfPlane out = cf_test_plane_like (src, 3);
+  int max_diff;
+  long bad = 1;
+
+  if (cf_test_gpu_run (filter, params, src, &out, what)) {
     bad = cf_test_compare (&out, ref, tol, &max_diff, what);
     if (bad)
       fprintf (stderr, "FAIL %s: %ld samples off, max diff %d\n", what, bad,
           max_diff);
   }
   cf_test_plane_free (&out);
-  cf_test_device_free (&dsrc);
-  cf_test_device_free (&ddst);
   return bad;
 }
 

@@ -24,6 +24,9 @@ CfPlane cf_test_plane_new (int width, int height, int channels, int depth,
  * 10 bits in the low bits, 0xffc0 in the high ones) and keeps its samples
  * within it (each masked with @max). */
 void cf_test_plane_set_max (CfPlane * p, unsigned max);
+/* Overwrites a plane with a natural-looking picture: smooth shading,
+ * hard-edged blocks, a thin bright line and a little noise. */
+void cf_test_plane_natural (CfPlane * p);
 /* A host plane of the same geometry filled with a poison value. */
 CfPlane cf_test_plane_like (const CfPlane * p, int pad);
 void cf_test_plane_free (CfPlane * p);
@@ -51,6 +54,10 @@ typedef CfStatus (*CfTestFilter) (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const void *params);
 long cf_test_gpu_vs_ref (CfTestFilter filter, const void *params,
     const CfPlane * src, const CfPlane * ref, int tol, const char *what);
+/* Runs `gpu` on device copies of src into the host plane out (of src's
+ * geometry); 0 if the filter failed (printed under `what`). */
+int cf_test_gpu_run (CfTestFilter filter, const void *params,
+    const CfPlane * src, const CfPlane * out, const char *what);
 
 /* A test's verdict: prints "N passed, N failed" and returns the exit code. */
 int cf_test_finish (long passed, long failed);

@@ -1,10 +1,10 @@
 /* gpu suite: cf_gaussian_blur on the GPU against the plain-C reference of
  * the same path, on random planes of awkward sizes, every channel layout, 8
  * and 16 bits, both borders, blur and sharpen (amount, threshold), both
- * paths across the crossover and the direct one above the one-pass
- * kernel's radius; within 1 LSB. Then the window path on the GPU against
- * the direct truncated Gaussian: at most 1 LSB on 8 bits, 0.1% of the
- * range on 16. */
+ * paths across the crossovers and the direct one above the one-pass
+ * kernel's radius; within 1 LSB. Then the window and multi-rate paths on
+ * the GPU against the direct truncated Gaussian: at most 1 LSB on 8 bits,
+ * 0.1% of the range on 16 (multi-rate: channels outside the mask exact). */
 #include "cf_test_util.h"
 #include <math.h>
 #include "gaussian.h"
@@ -73,7 +73,8 @@ check (int w, int h, int channels, int depth, unsigned mask, double sigma,
 static const char *
 path_name (CfGaussianPath path)
 {
-  return path == CF_GAUSSIAN_WINDOW ? "window" :
+  return path == CF_GAUSSIAN_MULTIRATE ? "multirate" :
+      path == CF_GAUSSIAN_WINDOW ? "window" :
       path == CF_GAUSSIAN_DIRECT ? "direct" : "auto";
 }
 
@@ -128,7 +129,8 @@ paths (int step)
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
     for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
       for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++)
-        for (int path = CF_GAUSSIAN_DIRECT; path <= CF_GAUSSIAN_WINDOW; path++) {
+        for (int path = CF_GAUSSIAN_DIRECT; path <= CF_GAUSSIAN_MULTIRATE;
+            path++) {
           if (n++ % step)
             continue;
           check_path (sizes[s][0], sizes[s][1], layouts[l].channels,
@@ -137,6 +139,95 @@ paths (int step)
               CF_BORDER_CLAMP, path, g % 3 ? 0.0 : 0.5 * (g + 1),
               g == 3 ? 0.02 : 0.0, 0);
         }
+}
+
+/* The multi-rate path on the GPU against the direct truncated Gaussian
+ * (noise, or a natural-looking frame): within 1 LSB on 8 bits and 0.1% of
+ * the range on 16, for the blur; sharpening scales the blur's error by its
+ * amount, and a threshold moves samples whose detail lies at it. Channels
+ * outside the mask must come through exactly. */
+static void
+check_multirate (int w, int h, int channels, int depth, unsigned mask,
+    double sx, double sy, CfBorder border, double amount, double threshold,
+    int natural)
+{
+  char what[200];
+  CfGaussianParams p = { sx, sy, cf_gaussian_default_radius (sx),
+    cf_gaussian_default_radius (sy), amount, border, mask, threshold,
+    CF_GAUSSIAN_MULTIRATE
+  };
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 5);
+  CfPlane ref = cf_test_plane_like (&src, 0), out = cf_test_plane_like (&src,
+      0);
+  double scale = amount > 1.0 ? amount : 1.0;
+  int tol = (int) floor ((depth > 8 ? 65 : 1) * scale), max_diff = 0;
+  long bad = 1;
+
+  if (threshold > 0.0)
+    tol += (int) ceil (amount * threshold * ((1 << depth) - 1));
+  if (natural)
+    cf_test_plane_natural (&src);
+  snprintf (what, sizeof what, "multirate vs direct %s %dx%d c%d d%d mask %x "
+      "sigma %.2f/%.2f %s amount %g threshold %g", natural ? "natural" :
+      "noise", w, h, channels, depth, mask, sx, sy,
+      border == CF_BORDER_MIRROR ? "mirror" : "clamp", amount, threshold);
+  CF_CHECK (cf_gaussian_blur_direct_ref (&src, &ref, &p) == CF_OK);
+  if (cf_test_gpu_run (run_gaussian, &p, &src, &out, what)) {
+    bad = cf_test_compare (&out, &ref, tol, &max_diff, what);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        for (int c = 0; c < channels; c++) {
+          size_t i = (size_t) x * channels + c;
+          if ((mask >> c) & 1u)
+            continue;
+          if (depth > 8 ? ((unsigned short *) ((char *) out.data + y *
+                      out.stride))[i] != ((unsigned short *) ((char *) src.data
+                      + y * src.stride))[i] : ((unsigned char *) out.data)[y *
+                  out.stride + i] != ((unsigned char *) src.data)[y *
+                  src.stride + i])
+            bad++;
+        }
+  }
+  printf ("%s: max error %d (tolerance %d)%s\n", what, max_diff, tol,
+      bad ? " FAIL" : "");
+  if (bad)
+    failed++;
+  else
+    passed++;
+  cf_test_plane_free (&src);
+  cf_test_plane_free (&ref);
+  cf_test_plane_free (&out);
+}
+
+/* Across the crossover (sigma 2 and 4: k = 1, the direct filter in the
+ * path's kernels), anisotropic, odd sizes, both borders, 1, 2 and 4
+ * channels, 8 and 16 bits, sharpening with a threshold. */
+static void
+multirate (int step)
+{
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
+    {1, 8, 0x1}, {1, 16, 0x1}, {2, 8, 0x3}, {4, 8, 0x7}, {4, 16, 0xE}
+  };
+  static const double sigmas[] = { 2.0, 4.0, 5.5, 10.0, 20.0, 50.0, 100.0 };
+  static const int sizes[][2] = { {1, 1}, {7, 3}, {333, 197} };
+  const int ns = sizeof sigmas / sizeof sigmas[0];
+  int n = 0;
+
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+      for (int g = 0; g < ns; g++) {
+        if (n++ % step)
+          continue;
+        check_multirate (sizes[s][0], sizes[s][1], layouts[l].channels,
+            layouts[l].depth, layouts[l].mask, sigmas[g],
+            sigmas[(g + 3 * (l % 2)) % ns], (g + l) % 2 ? CF_BORDER_MIRROR :
+            CF_BORDER_CLAMP, g % 3 == 1 ? 0.5 * (1 + l % 3) : 0.0,
+            g % 3 == 1 && l % 2 ? 0.02 : 0.0, (g + s) % 2);
+      }
 }
 
 /* Radii 1 and 2: the small-mask kernel (pitched device planes are
@@ -246,6 +337,7 @@ main (void)
   check_deep (67, 35, 1, 0xfff0, 1.0, 1);
   check_deep (67, 35, 1, 0x3ff, 3.0, 0);
   paths (step);
+  multirate (step);
   small (step);
   vector_edges (step, &n);
   /* The separable engine with segments of several 32-row chunks: a fixed
@@ -265,6 +357,16 @@ main (void)
       CF_GAUSSIAN_WINDOW, 0.0, 0.0, 1);
   check_path (1280, 720, 4, 8, 7, 6.0, 40.0, CF_BORDER_MIRROR,
       CF_GAUSSIAN_WINDOW, 0.0, 0.0, 1);
+  /* The multi-rate path against the direct truncated Gaussian, large
+   * frames of several blocks in every stage. */
+  check_multirate (2050, 600, 1, 8, 0x1, 50.0, 50.0, CF_BORDER_MIRROR, 0.0,
+      0.0, 1);
+  check_multirate (2050, 600, 1, 16, 0x1, 100.0, 30.0, CF_BORDER_CLAMP, 0.0,
+      0.0, 1);
+  check_multirate (2050, 600, 4, 8, 0x7, 20.0, 7.0, CF_BORDER_MIRROR, 1.0,
+      0.02, 0);
+  check_multirate (2050, 600, 2, 16, 0x3, 10.0, 16.0, CF_BORDER_CLAMP, 0.0,
+      0.0, 0);
   check_path (3840, 2160, 1, 8, 1, 50.0, 50.0, CF_BORDER_MIRROR,
       CF_GAUSSIAN_AUTO, 1.0, 0.0, 0);
   check (3840, 2160, 1, 8, 1, 2.0, 6, CF_BORDER_CLAMP, 0);

@@ -17,31 +17,6 @@
 static long passed, failed;
 static int worst[2];
 
-/* Smooth shading, hard-edged shapes and a little noise. */
-static void
-natural (CfPlane * p)
-{
-  unsigned max = cf_plane_max (p);
-  for (int y = 0; y < p->height; y++) {
-    unsigned char *row = (unsigned char *) p->data + (size_t) y * p->stride;
-    for (int x = 0; x < p->width * p->channels; x++) {
-      int px = x / p->channels;
-      double v = 0.45 + 0.2 * sin (px / 37.0 + y / 53.0) +
-          0.1 * cos (px / 11.0 - y / 23.0);
-      if ((px / 97 + y / 61) % 3 == 0)
-        v += 0.3;               /* blocks with sharp edges */
-      if (abs (px - 2 * y) < 4)
-        v = 1.0;                /* a thin bright line */
-      v += ((int) (cf_test_rand () % 17) - 8) / 255.0;
-      v = v < 0 ? 0 : (v > 1 ? 1 : v);
-      if (p->depth > 8)
-        ((unsigned short *) row)[x] = (unsigned short) (v * max + 0.5);
-      else
-        row[x] = (unsigned char) (v * max + 0.5);
-    }
-  }
-}
-
 static void
 check (int w, int h, int channels, int depth, double sx, double sy,
     CfBorder border, int kind)
@@ -58,7 +33,7 @@ check (int w, int h, int channels, int depth, double sx, double sy,
   char what[160];
 
   if (kind)
-    natural (&src);
+    cf_test_plane_natural (&src);
   snprintf (what, sizeof what, "%s %dx%d c%d d%d sigma %g/%g r %d/%d %s",
       kind ? "natural" : "noise", w, h, channels, depth, sx, sy, p.radius_x,
       p.radius_y, border == CF_BORDER_MIRROR ? "mirror" : "clamp");
@@ -113,13 +88,18 @@ main (void)
   }
 
   /* The automatic choice: direct below the crossover and where the fit is
-   * poor (a radius far above 3 sigma), the window above. */
+   * poor (a radius far above 3 sigma), the window above up to the
+   * multi-rate path's crossover (radius 30), which takes it from there. */
   p.sigma_x = p.sigma_y = 2.0;
   p.radius_x = p.radius_y = 6;
   CF_CHECK (!cf_gaussian_uses_window (&p, 1));
+  p.sigma_x = p.sigma_y = 7.0;
+  p.radius_x = p.radius_y = 21;
+  CF_CHECK (cf_gaussian_uses_window (&p, 1));
   p.sigma_x = p.sigma_y = 20.0;
   p.radius_x = p.radius_y = 60;
-  CF_CHECK (cf_gaussian_uses_window (&p, 1));
+  CF_CHECK (!cf_gaussian_uses_window (&p, 1));
+  CF_CHECK (cf_gaussian_uses_multirate (&p));
   p.sigma_x = 2.0;
   p.radius_x = 300;
   CF_CHECK (!cf_gaussian_uses_window (&p, 1));

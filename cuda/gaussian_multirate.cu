@@ -1,0 +1,343 @@
+/* The Gaussian's multi-rate path on the GPU (gaussian_paths.h), four
+ * launches: rows decimated (each source row read once, its grid samples
+ * along x to a float plane of H x gw), columns decimated (that plane to the
+ * gh x gw grid), the grid's rows rebuilt along x (gh x W floats), and the
+ * columns rebuilt along y at every pixel, ending with the blur or unsharp
+ * mask into dst. The last holds each thread's taps and a window of the
+ * rebuilt rows in registers and slides it down its column: one load and
+ * `taps` fused multiply-adds a pixel. */
+#include "gaussian_paths.h"
+#include "cf_kernel.cuh"
+#include "cf_runtime.h"
+
+namespace {
+
+/* Rows: a block's grid samples span at most this many pixels. */
+constexpr int ROW_SPAN = 2048;
+constexpr int ROW_BUF = ROW_SPAN + 2 * CF_GM_MAX_REACH + 1;
+constexpr int ROW_THREADS = 256;
+constexpr int ROW_LOADS = 8;    /* loads a thread has in flight */
+
+/* Columns: 32 grid columns a block, the taps split over COL_SLICES. */
+constexpr int COL_SLICES = 8;
+
+/* Stage 2: threads a block, along x. */
+constexpr int TX = 256;
+
+/* The float planes of the intermediate and the grid: channel c's row y at
+ * data + (c * rows + y) * pitch. */
+struct Planes {
+  float *data;
+  size_t pitch;                 /* floats */
+  int rows;
+};
+
+__device__ __forceinline__ float *
+plane_row (const Planes & p, int c, int y)
+{
+  return p.data + ((size_t) c * p.rows + y) * p.pitch;
+}
+
+__device__ __forceinline__ int
+border_index (int i, int n, CfBorder border)
+{
+  return (unsigned) i < (unsigned) n ? i : cf_border_index (i, n, border);
+}
+
+/* Stage 1 along x: block (blockIdx.x, row blockIdx.y) reads the source
+ * pixels its grid samples reach (border-mapped) into shared memory,
+ * ROW_LOADS loads in flight a thread, then each grid sample is the
+ * reach's taps (k is not a multiple of 4 from 8 up: the lanes' samples, k
+ * apart, fall in distinct banks, or two in one). */
+template < typename T, int C > __global__ void
+__launch_bounds__ (ROW_THREADS)
+gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
+    unsigned mask, CfBorder border, const __grid_constant__ CfGaussMultirate g)
+{
+  __shared__ float buf[C][ROW_BUF];
+  __shared__ float a[CF_GM_MAX_REACH + 1];
+  const int k = g.factor, reach = g.reach, y = blockIdx.y;
+  const int span = max (1, ROW_SPAN / k);       /* grid samples per block */
+  const int i0 = blockIdx.x * span, count = min (span, gw - i0);
+  const int xs = (i0 + g.first) * k - reach;
+  const int n = ((count - 1) * k + 2 * reach + 1) * C;
+  const T *row = cf_row < T > (src, stride, y);
+
+  for (int u = threadIdx.x; u <= reach; u += ROW_THREADS)
+    a[u] = g.analysis[u];
+  for (int e0 = threadIdx.x; e0 < n; e0 += ROW_THREADS * ROW_LOADS) {
+    int at[ROW_LOADS];
+    T v[ROW_LOADS];
+#pragma unroll
+    for (int t = 0; t < ROW_LOADS; t++) {
+      const int e = min (e0 + t * ROW_THREADS, n - 1);
+      at[t] = border_index (xs + e / C, w, border) * C + e % C;
+    }
+#pragma unroll
+    for (int t = 0; t < ROW_LOADS; t++)
+      v[t] = row[at[t]];
+#pragma unroll
+    for (int t = 0; t < ROW_LOADS; t++) {
+      const int e = e0 + t * ROW_THREADS;
+      if (e < n)
+        buf[e % C][e / C] = (float) v[t];
+    }
+  }
+  __syncthreads ();
+
+  for (int e = threadIdx.x; e < count * C; e += ROW_THREADS) {
+    const int i = e % count, c = e / count;
+    if (!((mask >> c) & 1u))
+      continue;
+    const float *b = buf[c] + i * k + reach;
+    float s0 = a[0] * b[0], s1 = 0.0f;
+    int u = 1;
+#pragma unroll 2
+    for (; u + 1 <= reach; u += 2) {
+      s0 = fmaf (a[u], b[u] + b[-u], s0);
+      s1 = fmaf (a[u + 1], b[u + 1] + b[-u - 1], s1);
+    }
+    if (u <= reach)
+      s0 = fmaf (a[u], b[u] + b[-u], s0);
+    plane_row (out, c, y)[i0 + i] = s0 + s1;
+  }
+}
+
+/* Stage 1 along y: grid sample (i, j) of the rows' plane's column i.
+ * SPLIT: the taps split over COL_SLICES threads (threadIdx.y) and summed
+ * through shared memory (a wide reach: few grid samples, many taps); else
+ * threadIdx.y picks one of COL_SLICES grid rows. Columns from gw to the
+ * pitch get zeros: the padded taps of stage 2 read them. */
+template < int C, bool SPLIT > __global__ void
+__launch_bounds__ (32 * COL_SLICES)
+gm_columns (Planes in, int h, Planes out, int gw, int gh, unsigned mask,
+    CfBorder border, const __grid_constant__ CfGaussMultirate g)
+{
+  __shared__ float part[COL_SLICES][32];
+  const int i = blockIdx.x * 32 + threadIdx.x, ii = min (i, gw - 1);
+  const int slice = SPLIT ? threadIdx.y : 0, reach = g.reach;
+  const int j = SPLIT ? blockIdx.y : blockIdx.y * COL_SLICES + threadIdx.y;
+  if (!SPLIT && j >= gh)
+    return;
+  const int y = (g.first + j) * g.factor;
+  const bool inside = y - reach >= 0 && y + reach < h;
+#pragma unroll
+  for (int c = 0; c < C; c++) {
+    if (!((mask >> c) & 1u))
+      continue;
+    const float *col = plane_row (in, c, 0) + ii;
+    float s = 0.0f;
+#pragma unroll 4
+    for (int u = slice - reach; u <= reach; u += SPLIT ? COL_SLICES : 1) {
+      const int yy = inside ? y + u : border_index (y + u, h, border);
+      s = fmaf (g.analysis[abs (u)], col[(size_t) yy * in.pitch], s);
+    }
+    if (SPLIT) {
+      part[slice][threadIdx.x] = s;
+      __syncthreads ();
+      s = 0.0f;
+#pragma unroll
+      for (int q = 0; q < COL_SLICES; q++)
+        s += part[q][threadIdx.x];
+      __syncthreads ();
+    }
+    if (slice == 0)
+      plane_row (out, c, j)[i] = i < gw ? s : 0.0f;
+  }
+}
+
+/* Stage 2 along x, on the grid's rows: f (c, j, x) = sum_m hx_p (m) D (c,
+ * j, x / k + m), p = x mod k, for ROWS_X grid rows a thread, its phase's
+ * taps (padded with zeros to L) in registers. */
+constexpr int ROWS_X = 8;
+template < int C, int L > __global__ void
+__launch_bounds__ (TX)
+gm_rebuild_x (Planes grid, Planes f, int w, int gh, unsigned mask,
+    const __grid_constant__ CfGaussMultirate gx)
+{
+  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
+  const int j0 = blockIdx.y * ROWS_X;
+  if (x >= w || !((mask >> c) & 1u))
+    return;
+  const int k = gx.factor, q = x / k;
+  const float *h = gx.synthesis[x % k];
+  float taps[L];
+#pragma unroll
+  for (int m = 0; m < L; m++)
+    taps[m] = h[m];
+  for (int j = j0; j < min (j0 + ROWS_X, gh); j++) {
+    const float *d = plane_row (grid, c, j) + q;
+    float s0 = 0.0f, s1 = 0.0f;
+#pragma unroll
+    for (int m = 0; m < L; m += 2) {
+      s0 = fmaf (taps[m], d[m], s0);
+      s1 = fmaf (taps[m + 1], d[m + 1], s1);
+    }
+    plane_row (f, c, j)[x] = s0 + s1;
+  }
+}
+
+/* Stage 2 along y, at every pixel: thread x of block (phase p, band) of
+ * channel blockIdx.z rebuilds the rows y = p + k (band BAND_STEPS + t),
+ * t < BAND_STEPS, from a window of L rebuilt grid rows held in registers
+ * (index (t + m) mod L: static once the loop over a window's L steps is
+ * unrolled), one new row loaded a step. Unfiltered channels are copied. */
+template < int L > struct Band {
+  static constexpr int STEPS = 2 * L;
+};
+template < typename T, int C, int L > __global__ void
+__launch_bounds__ (TX)
+gm_rebuild_y (Planes f, int gh, const void *src, size_t src_stride,
+    void *dst, size_t dst_stride, int w, int h, unsigned mask, float amount,
+    float threshold, float max, const __grid_constant__ CfGaussMultirate gy)
+{
+  constexpr int STEPS = Band < L >::STEPS;
+  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
+  const int k = gy.factor, p = blockIdx.y % k, t0 = (blockIdx.y / k) * STEPS;
+  if (x >= w || p + k * t0 >= h)
+    return;
+  const int steps = min (STEPS, (h - 1 - p) / k - t0 + 1);
+  const size_t sample = (size_t) x * C + c;
+  if (!((mask >> c) & 1u)) {
+    for (int t = 0; t < steps; t++) {
+      const int y = p + k * (t0 + t);
+      cf_row < T > (dst, dst_stride, y)[sample] =
+          cf_row < T > (src, src_stride, y)[sample];
+    }
+    return;
+  }
+  float taps[L], win[L];
+  const float *col = plane_row (f, c, 0) + x;
+#pragma unroll
+  for (int m = 0; m < L; m++) {
+    taps[m] = gy.synthesis[p][m];
+    win[m] = col[(size_t) min (t0 + m, gh - 1) * f.pitch];
+  }
+  for (int t1 = 0; t1 < steps; t1 += L) {
+#pragma unroll
+    for (int s = 0; s < L; s++) {
+      const int t = t1 + s;
+      if (t >= steps)
+        break;
+      float s0 = 0.0f, s1 = 0.0f;
+#pragma unroll
+      for (int m = 0; m < L; m += 2) {
+        s0 = fmaf (taps[m], win[(s + m) % L], s0);
+        s1 = fmaf (taps[m + 1], win[(s + m + 1) % L], s1);
+      }
+      win[s] = col[(size_t) min (t0 + t + L, gh - 1) * f.pitch];
+      const int y = p + k * (t0 + t);
+      const float v = amount != 0.0f ?
+          (float) cf_row < T > (src, src_stride, y)[sample] : 0.0f;
+      cf_row < T > (dst, dst_stride, y)[sample] =
+          (T) fminf (cf_round_up_clamped < T > (cf_gaussian_finish (v,
+                  s0 + s1, amount, threshold)), max);
+    }
+  }
+}
+
+/* The grid's pitch: room after gw for the padded taps of stage 2. */
+static size_t
+grid_pitch (int gw)
+{
+  return ((size_t) gw + CF_GM_MAX_TAPS + 31) & ~(size_t) 31;
+}
+
+/* Floats of scratch: the rows' plane, the grid, the rebuilt rows. */
+static size_t
+scratch_floats (int w, int h, int channels, int gw, int gh)
+{
+  const size_t pw = ((size_t) w + 31) & ~(size_t) 31;
+  return (size_t) channels * (grid_pitch (gw) * (h + gh) + pw * gh);
+}
+
+template < typename T, int C, int L > CfStatus
+launch (const CfPlane * src, const CfPlane * dst, float *scratch,
+    const CfGaussianParams * p, const CfGaussMultirate & gx,
+    const CfGaussMultirate & gy, cudaStream_t stream)
+{
+  const int w = src->width, h = src->height;
+  const int gw = cf_gm_grid (&gx, w), gh = cf_gm_grid (&gy, h);
+  const size_t pitch = grid_pitch (gw);
+  const Planes rows = { scratch, pitch, h };
+  const Planes grid = { rows.data + (size_t) C * h * pitch, pitch, gh };
+  const Planes f = { grid.data + (size_t) C * gh * pitch,
+    ((size_t) w + 31) & ~(size_t) 31, gh
+  };
+  const unsigned mask = p->channel_mask;
+  const float full = (float) cf_plane_max (dst);
+
+  const int span = max (1, ROW_SPAN / gx.factor);
+  gm_rows < T, C > <<<dim3 ((gw + span - 1) / span, h), ROW_THREADS, 0,
+      stream>>> (src->data, src->stride, w, rows, gw, mask, p->border, gx);
+  const int cols = (int) (pitch / 32);
+  if (gy.reach >= 4 * COL_SLICES)
+    gm_columns < C, true > <<<dim3 (cols, gh), dim3 (32, COL_SLICES), 0,
+        stream>>> (rows, h, grid, gw, gh, mask, p->border, gy);
+  else
+    gm_columns < C, false > <<<dim3 (cols, (gh + COL_SLICES - 1) /
+            COL_SLICES), dim3 (32, COL_SLICES), 0, stream>>> (rows, h, grid,
+        gw, gh, mask, p->border, gy);
+  gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (gh + ROWS_X - 1) /
+          ROWS_X, C), TX, 0, stream>>> (grid, f, w, gh, mask, gx);
+  const int bands = ((h + gy.factor - 1) / gy.factor + Band < L >::STEPS -
+      1) / Band < L >::STEPS;
+  gm_rebuild_y < T, C, L > <<<dim3 ((w + TX - 1) / TX, gy.factor * bands,
+          C), TX, 0, stream>>> (f, gh, src->data, src->stride, dst->data,
+      dst->stride, w, h, mask, (float) p->sharpen,
+      (float) (p->threshold * full), full, gy);
+  return cf_launch_status ();
+}
+
+template < typename T, int C > CfStatus
+launch_taps (const CfPlane * src, const CfPlane * dst, float *scratch,
+    const CfGaussianParams * p, const CfGaussMultirate & gx,
+    const CfGaussMultirate & gy, cudaStream_t stream)
+{
+  if (gx.taps <= 24 && gy.taps <= 24)
+    return launch < T, C, 24 > (src, dst, scratch, p, gx, gy, stream);
+  return launch < T, C, CF_GM_MAX_TAPS > (src, dst, scratch, p, gx, gy,
+      stream);
+}
+
+template < typename T > CfStatus
+launch_channels (const CfPlane * src, const CfPlane * dst, float *scratch,
+    const CfGaussianParams * p, const CfGaussMultirate & gx,
+    const CfGaussMultirate & gy, cudaStream_t stream)
+{
+  switch (src->channels) {
+    case 1:
+      return launch_taps < T, 1 > (src, dst, scratch, p, gx, gy, stream);
+    case 2:
+      return launch_taps < T, 2 > (src, dst, scratch, p, gx, gy, stream);
+    case 3:
+      return launch_taps < T, 3 > (src, dst, scratch, p, gx, gy, stream);
+    default:
+      return launch_taps < T, 4 > (src, dst, scratch, p, gx, gy, stream);
+  }
+}
+
+}                               /* namespace */
+
+extern "C" CfStatus
+cf_gm_blur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const CfGaussianParams * p)
+{
+  CfGaussMultirate gx, gy;
+  if (!cf_gm_plan (p->sigma_x, p->radius_x, &gx)
+      || !cf_gm_plan (p->sigma_y, p->radius_y, &gy))
+    return CF_ERROR_INVALID;
+  void *scratch;
+  CfStatus st = cf_gaussian_scratch (exec, sizeof (float) *
+      scratch_floats (src->width, src->height, src->channels,
+          cf_gm_grid (&gx, src->width), cf_gm_grid (&gy, src->height)),
+      &scratch);
+  if (st != CF_OK)
+    return st;
+  cudaStream_t stream = (cudaStream_t) exec->stream;
+  return src->depth > 8 ?
+      launch_channels < unsigned short > (src, dst, (float *) scratch, p,
+      gx, gy, stream) :
+      launch_channels < unsigned char > (src, dst, (float *) scratch, p, gx,
+      gy, stream);
+}
