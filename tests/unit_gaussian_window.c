@@ -1,55 +1,27 @@
 /* unit suite: the Gaussian's window path (its plain-C twin, which the
  * kernel matches within 1 LSB, kernel_gaussian.c) against the direct
- * truncated Gaussian, on noise and on natural-looking frames, 8 and 16
- * bits, clamp and mirror, radii from the crossover to the largest: max abs
- * error at most 1 LSB on 8 bits, 0.1% of the range on 16. Prints every
- * case's max error (the figures in docs/cudagaussianblur.md). The twin is
- * the kernel's arithmetic bit for bit (kernel_gaussian.c checks the
- * kernel against it). */
+ * truncated Gaussian (gaussian_accuracy.h), on noise and on
+ * natural-looking frames, 8 and 16 bits, clamp and mirror, radii from the
+ * crossover to the largest. The twin is the kernel's arithmetic bit for bit
+ * (kernel_gaussian.c checks the kernel against it). */
 #include "cf_test_util.h"
 #include "gaussian.h"
 #include "gaussian_paths.h"
+#include "gaussian_accuracy.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static long passed, failed;
-static int worst[2];
+static CfAccuracy acc;
 
+/* kind 0: noise, 1: natural-looking */
 static void
 check (int w, int h, int channels, int depth, double sx, double sy,
     CfBorder border, int kind)
 {
-  CfGaussianParams p = { sx, sy, cf_gaussian_default_radius (sx),
-    cf_gaussian_default_radius (sy), 0, border,
-    channels == 4 ? 7 : CF_ALL_CHANNELS (channels), 0.0,
-    CF_GAUSSIAN_WINDOW
-  };
-  CfPlane src = cf_test_plane_new (w, h, channels, depth, 3);
-  CfPlane direct = cf_test_plane_like (&src, 0), window =
-      cf_test_plane_like (&src, 0);
-  int tol = depth > 8 ? 65 : 1, max_diff;
-  char what[160];
-
-  if (kind)
-    cf_test_plane_natural (&src);
-  snprintf (what, sizeof what, "%s %dx%d c%d d%d sigma %g/%g r %d/%d %s",
-      kind ? "natural" : "noise", w, h, channels, depth, sx, sy, p.radius_x,
-      p.radius_y, border == CF_BORDER_MIRROR ? "mirror" : "clamp");
-  CF_CHECK (cf_gaussian_blur_direct_ref (&src, &direct, &p) == CF_OK);
-  CF_CHECK (cf_gaussian_blur_ref (&src, &window, &p) == CF_OK);
-  long bad = cf_test_compare (&window, &direct, tol, &max_diff, what);
-  printf ("%s: max error %d%s\n", what, max_diff, bad ? " FAIL" : "");
-  if (max_diff > worst[depth > 8])
-    worst[depth > 8] = max_diff;
-  if (bad)
-    failed++;
-  else
-    passed++;
-  cf_test_plane_free (&src);
-  cf_test_plane_free (&direct);
-  cf_test_plane_free (&window);
+  cf_gaussian_accuracy (&acc, CF_GAUSSIAN_WINDOW, w, h, channels, depth, sx,
+      sy, border, kind ? CF_FRAME_NATURAL : CF_FRAME_NOISE);
 }
 
 int
@@ -74,7 +46,8 @@ main (void)
   /* Tiny planes: the window runs over the border many times. */
   check (5, 3, 1, 8, 20.0, 20.0, CF_BORDER_MIRROR, 0);
   check (1, 1, 1, 16, 50.0, 50.0, CF_BORDER_CLAMP, 0);
-  printf ("worst: %d LSB on 8 bits, %d on 16 bits\n", worst[0], worst[1]);
+  printf ("worst: %d LSB on 8 bits, %d on 16 bits\n", acc.worst[0],
+      acc.worst[1]);
 
   /* 8-bit planes take 3 cosines (a step moves by at most 0.26 LSB per
    * axis), 16-bit ones 4. */
@@ -103,5 +76,5 @@ main (void)
   p.sigma_x = 2.0;
   p.radius_x = 300;
   CF_CHECK (!cf_gaussian_uses_window (&p, 1));
-  return cf_test_finish (passed, failed);
+  return cf_test_finish (acc.passed, acc.failed);
 }
