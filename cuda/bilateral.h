@@ -50,10 +50,16 @@ typedef struct {
   CfBilateralDistance distance;
   CfBorder border;
   unsigned channel_mask;        /* channels filtered; the others are copied */
-  /* NULL, or the value gate (gate.h). Without apply_gate the caller
-   * applies it afterwards (cf_gate_select): the exact kernel then skips
-   * blocks whose pixels are all gated out and leaves dst unwritten there;
-   * the reference ignores it. */
+  /* NULL, or the value gate (gate.h), which cf_bilateral applies itself:
+   * dst is what cf_gate_select after the ungated filter gives (every
+   * gated-out pixel is src's, bit for bit) and the caller runs no gate
+   * pass. The exact kernel without a guide filters only the pixels in
+   * range (each block lists its own) and writes the others from src in
+   * the same launch; every other path (separable, guided, the reference,
+   * a device whose shared memory cannot hold the gated kernel's tile) runs
+   * the gate pass itself after the filter (the exact kernel there skipping
+   * the blocks whose pixels are all gated out). cf_bilateral_ref ignores
+   * it. */
   const struct CfGate *gate;
   /* The guide (data NULL: none, the range weights are src's): 8 or 16
    * bits, on the GPU in device memory. Plane pixel (x, y) reads guide
@@ -63,15 +69,6 @@ typedef struct {
    * weight for every channel. Both separable passes read the guide. */
   CfPlane guide;
   int guide_x_shift, guide_y_shift;     /* 0..2 */
-  /* With a gate: cf_bilateral applies it itself, so that dst is what
-   * cf_gate_select after the ungated filter gives (every gated-out pixel
-   * is src's, bit for bit) and the caller runs no gate pass. The exact
-   * kernel without a guide then filters only the pixels in range (each
-   * block lists its own) and writes the others from src in the same
-   * launch; every other path (separable, guided, the reference, a device
-   * whose shared memory cannot hold the gated kernel's tile) runs the
-   * gate pass itself after the filter. */
-  int apply_gate;
 } CfBilateralParams;
 
 /* ceil (2 sigma), 1..CF_BILATERAL_MAX_RADIUS: the radius when none is given

@@ -168,8 +168,8 @@ to_params (const BilateralProps * props, const GstCudaFilterPlane * plane)
   p.distance = props->distance;
   p.border = plane->border;
   p.channel_mask = plane->channel_mask;
+  /* applied by cf_bilateral itself (class: applies_gate) */
   p.gate = plane->gate;
-  p.apply_gate = plane->gate != NULL;   /* class: applies_gate */
   /* joint bilateral: the range weights from the guide */
   p.guide = gst_cuda_filter_plane_side (plane);
   p.guide_x_shift = plane->w_sub;

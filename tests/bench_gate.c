@@ -8,11 +8,11 @@
  * "30% of pixels in range", all of them speckle). Device-resident kernel
  * time of
  *   - the filter ungated,
- *   - old: the filter skipping gated-out blocks, then the gate pass,
- *   - fused (cudabilateral: apply_gate): the kernel filters only the
- *     pixels in range and copies the others, no gate pass,
- * against the identity copy (the floor); speed-up = ungated / old and
- * ungated / fused. Prints markdown.
+ *   - gated: cudamedian skipping gated-out blocks, then the gate pass;
+ *     cudabilateral applying the gate itself (its kernel filters only the
+ *     pixels in range and copies the others, no gate pass),
+ * against the identity copy (the floor); speed-up = ungated / gated.
+ * Prints markdown.
  *   bench_gate FRAME.raw   (one 1920x1080 GRAY16_LE frame; without it a
  *                           synthetic stand-in: a dark fan-less half) */
 #include "cf_bench_util.h"
@@ -35,7 +35,7 @@ typedef struct
   const char *filter;           /* "median" or "bilateral" */
   CfMedianParams m;
   CfBilateralParams b;
-  int gated, fused;
+  int gated;
   unsigned min, max;
   CfScratch scratch;
 } Run;
@@ -57,10 +57,10 @@ run_one (void *ctx, int i)
   } else {
     CfBilateralParams p = r->b;
     p.gate = gate;
-    p.apply_gate = r->fused;
     cf_bench_check (cf_bilateral (&exec, s, d, &p), "bilateral");
   }
-  if (r->gated && !r->fused)
+  /* cudamedian leaves the gate to the caller */
+  if (r->gated && r->filter[0] == 'm')
     cf_bench_check (cf_gate_select (&exec, s, d, &g), "gate");
 }
 
@@ -143,8 +143,7 @@ main (int argc, char **argv)
   cf_bench_init ();
   frame = read_frame (argc > 1 ? argv[1] : NULL);
   cf_bench_table ("format | filter | gate [min, max] (share of the frame in) "
-      "| copy ms | ungated ms | old: skipping + gate pass ms | fused ms | "
-      "speed-up old | speed-up fused");
+      "| copy ms | ungated ms | gated ms | speed-up");
   for (int depth = 16; depth >= 8; depth -= 8) {
     CfBenchFrames f = cf_bench_frames_new (WIDTH, HEIGHT, 1, depth);
     load_frame (&f, frame, depth, hist);
@@ -174,30 +173,24 @@ main (int argc, char **argv)
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
       for (size_t g = 0; g < sizeof gates / sizeof gates[0]; g++) {
         Run *r = &runs[k];
-        int bilateral = r->filter[0] == 'b';
-        double ms[3] = { 0, 0, 0 };
-        char name[64], fused[32] = "-", fused_up[32] = "-";
+        double ms[2];
+        char name[64];
 
         r->min = gates[g].min;
         r->max = gates[g].max;
-        for (int v = 0; v < (bilateral ? 3 : 2); v++) {
-          r->gated = v > 0;
-          r->fused = v > 1;
+        for (int v = 0; v < 2; v++) {
+          r->gated = v;
           ms[v] = cf_bench_median_ms (run_one, r, REPS);
-        }
-        if (bilateral) {
-          snprintf (fused, sizeof fused, "%.3f", ms[2]);
-          snprintf (fused_up, sizeof fused_up, "%.2fx", ms[0] / ms[2]);
         }
         if (r->filter[0] == 'm')
           snprintf (name, sizeof name, "median %dx%d", 2 * r->m.radius_x + 1,
               2 * r->m.radius_y + 1);
         else
           snprintf (name, sizeof name, "bilateral exact r%d", r->b.radius_x);
-        printf ("%s | %s | [%u, %u] (%.0f%%) | %.3f | %.3f | %.3f | %s | "
-            "%.2fx | %s\n", depth > 8 ? "GRAY16_LE" : "GRAY8", name, r->min,
+        printf ("%s | %s | [%u, %u] (%.0f%%) | %.3f | %.3f | %.3f | "
+            "%.2fx\n", depth > 8 ? "GRAY16_LE" : "GRAY8", name, r->min,
             r->max, 100 * share_in (hist, r->min, r->max), copy, ms[0],
-            ms[1], fused, ms[0] / ms[1], fused_up);
+            ms[1], ms[0] / ms[1]);
         cf_scratch_release (&r->scratch);
       }
     cf_bench_frames_free (&f);

@@ -3,11 +3,13 @@
  * gate value lies outside [min, max] is the input's, every other one is
  * left as the filter wrote it. Awkward sizes, 1 to 4 channels, 8 and 16
  * bits, luma gates of subsampled planes (shifts 1 and 2), gates of one
- * channel and of the mean of three. Then the filters that skip gated-out
- * blocks (cudamedian's register and strip kernels, cudabilateral's exact
- * one): with the gate and the gate pass, the reference with the gate pass,
- * on frames with wide gated-out areas. Then cudabilateral's fused gate
- * (check_fused). One line per failing case, then the verdict. */
+ * channel and of the mean of three. Then the filters with a gate on
+ * frames with wide gated-out areas: cudamedian's register and strip
+ * kernels (they skip gated-out blocks) with the gate pass, and
+ * cudabilateral (which applies the gate itself: no gate pass after it),
+ * against the reference with the gate pass. Then cudabilateral's gate
+ * against its own ungated output (check_fused). One line per failing
+ * case, then the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 #include "gate.h"
@@ -145,12 +147,13 @@ bilateral_gated (const CfExec * exec, const CfPlane * src,
   return cf_bilateral (exec, src, dst, &p);
 }
 
-/* @filter with a gate on the plane's own values (channels @mask) then the
- * gate pass, on the GPU, against the same on the CPU, within @tol. */
+/* @filter with a gate on the plane's own values (channels @mask), then
+ * the gate pass unless the filter applies the gate itself (@self_gated),
+ * on the GPU, against the same on the CPU, within @tol. */
 static void
 check_filter (const char *name, GatedFilter filter, const void *params,
     int w, int h, int channels, int depth, unsigned mask, unsigned min,
-    unsigned max, int tol)
+    unsigned max, int tol, int self_gated)
 {
   static CfScratch scratch;
   CfExec exec = { 1, stream, &scratch }, cpu = { 0, NULL, NULL };
@@ -166,9 +169,11 @@ check_filter (const char *name, GatedFilter filter, const void *params,
   snprintf (what, sizeof what, "%s %dx%d c%d d%d gate mask %x [%u, %u]",
       name, w, h, channels, depth, mask, min, max);
   CF_CHECK (filter (&cpu, &src, &ref, params, &g) == CF_OK);
-  CF_CHECK (cf_gate_select_ref (&src, &ref, &g) == CF_OK);
+  if (!self_gated)
+    CF_CHECK (cf_gate_select_ref (&src, &ref, &g) == CF_OK);
   CF_CHECK (filter (&exec, &dsrc, &ddst, params, &dg) == CF_OK);
-  CF_CHECK (cf_gate_select (&exec, &dsrc, &ddst, &dg) == CF_OK);
+  if (!self_gated)
+    CF_CHECK (cf_gate_select (&exec, &dsrc, &ddst, &dg) == CF_OK);
   CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
   cf_test_device_download (&ddst, &out);
   if (cf_test_compare (&ref, &out, tol, &diff, what))
@@ -200,33 +205,33 @@ check_filters (int w, int h, int quick)
             CF_MEDIAN_KERNEL_AUTO, NULL
           };
           check_filter ("median", median_gated, &m, w, h, ch, depth,
-              layouts[l].mask, 0, full / 3, 0);
+              layouts[l].mask, 0, full / 3, 0, 0);
           check_filter ("median", median_gated, &m, w, h, ch, depth,
-              layouts[l].mask, full / 3, full, 0);
+              layouts[l].mask, full / 3, full, 0, 0);
         }
       /* a 3 x 9 window: the strip kernel (AUTO), then the histogram */
       CfMedianParams hm = { 1, 4, CF_MEDIAN_EXACT, 1, CF_BORDER_MIRROR, fmask,
         CF_MEDIAN_KERNEL_AUTO, NULL
       };
       check_filter ("median 3x9", median_gated, &hm, w, h, ch, depth,
-          layouts[l].mask, 0, full / 3, 0);
+          layouts[l].mask, 0, full / 3, 0, 0);
       hm.kernel = CF_MEDIAN_KERNEL_HISTOGRAM;
       check_filter ("median 3x9 histogram", median_gated, &hm, w, h, ch,
-          depth, layouts[l].mask, 0, full / 3, 0);
+          depth, layouts[l].mask, 0, full / 3, 0, 0);
       CfBilateralParams b = { 2.0, 2.0, 4, 4, 0.1, CF_BILATERAL_EXACT,
         CF_BILATERAL_PER_CHANNEL, CF_BORDER_CLAMP, fmask, NULL
       };
       check_filter ("bilateral", bilateral_gated, &b, w, h, ch, depth,
-          layouts[l].mask, 0, full / 3, 1);
+          layouts[l].mask, 0, full / 3, 1, 1);
       b.radius_x = 0;
       b.border = CF_BORDER_MIRROR;
       check_filter ("bilateral", bilateral_gated, &b, w, h, ch, depth,
-          layouts[l].mask, full / 4, full, 1);
+          layouts[l].mask, full / 4, full, 1, 1);
     }
 }
 
-/* The fused gate (CfBilateralParams.apply_gate: cf_bilateral applies the
- * gate itself; the exact kernel filters only the pixels in range): every
+/* cudabilateral's gate (cf_bilateral applies CfBilateralParams.gate
+ * itself; the exact kernel filters only the pixels in range): every
  * gated-out sample is the input's and every other one the GPU's ungated
  * filter's, bit for bit (the rule, against the ungated output), and the
  * whole is the reference then the reference gate pass, within 1. Gates:
@@ -310,13 +315,11 @@ check_fused (int w, int h, int channels, int depth, unsigned gmask,
       "%s gate %s [%u, %u]", name, w, h, channels, depth, p.channel_mask,
       p.radius_x, p.radius_y, p.border == CF_BORDER_MIRROR ? "mirror" :
       "clamp", kinds[kind], g.min, g.max);
-  p.apply_gate = 1;
   p.gate = &g;
   CF_CHECK (cf_bilateral (&cpu, &src, &ref, &p) == CF_OK);
   p.gate = &dg;
   CF_CHECK (cf_bilateral (&exec, &dsrc, &dout, &p) == CF_OK);
   p.gate = NULL;
-  p.apply_gate = 0;
   CF_CHECK (cf_bilateral (&exec, &dsrc, &dungated, &p) == CF_OK);
   CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
   cf_test_device_download (&dout, &out);
@@ -384,7 +387,7 @@ check_fused_all (int w, int h, int quick)
     }
 }
 
-/* The fused gate where the gated kernel does not apply: the separable
+/* The gate where the gated kernel does not apply: the separable
  * filter, the lower tile under a shared-memory cap (40 KB), and a tap list too
  * long for the gated kernel beside its tile (28 KB: the ungated kernel in chunks,
  * then the gate pass inside cf_bilateral). */
