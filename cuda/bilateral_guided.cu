@@ -10,6 +10,7 @@
  * sums, so it agrees with the reference within the exact kernels' 1 LSB. */
 #include "bilateral_guided.h"
 #include "cf_kernel.cuh"
+#include "cf_dispatch.cuh"
 #include "cf_runtime.h"
 
 #include <math.h>
@@ -228,16 +229,10 @@ launch_types (const CfPlane * src, const CfPlane * dst,
     const CfPlane * guide, const GuidedArgs & a, bool joint,
     cudaStream_t stream)
 {
-  switch (src->channels) {
-    case 1:
-      return launch_channels < T, G, 1 > (src, dst, guide, a, joint, stream);
-    case 2:
-      return launch_channels < T, G, 2 > (src, dst, guide, a, joint, stream);
-    case 3:
-      return launch_channels < T, G, 3 > (src, dst, guide, a, joint, stream);
-    default:
-      return launch_channels < T, G, 4 > (src, dst, guide, a, joint, stream);
-  }
+  return cf_with_channels (src->channels, [&](auto c) {
+        return launch_channels < T, G, decltype (c)::value > (src, dst, guide,
+            a, joint, stream);
+      });
 }
 
 CfStatus

@@ -13,6 +13,7 @@
  * pay off from radius 9 (docs/cudagaussianblur.md). */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
+#include "cf_dispatch.cuh"
 
 namespace {
 
@@ -236,42 +237,21 @@ template < typename T, int C > CfStatus
 launch_radius (const CfPlane * src, const CfPlane * dst, const GaussArgs & a,
     cudaStream_t stream)
 {
-  switch (a.rx == a.ry ? a.rx : 0) {
-    case 1:
-      return launch < T, C, 1 > (src, dst, a, stream);
-    case 2:
-      return launch < T, C, 2 > (src, dst, a, stream);
-    case 3:
-      return launch < T, C, 3 > (src, dst, a, stream);
-    case 4:
-      return launch < T, C, 4 > (src, dst, a, stream);
-    case 5:
-      return launch < T, C, 5 > (src, dst, a, stream);
-    case 6:
-      return launch < T, C, 6 > (src, dst, a, stream);
-    case 7:
-      return launch < T, C, 7 > (src, dst, a, stream);
-    case MAX_FIXED_RADIUS:
-      return launch < T, C, MAX_FIXED_RADIUS > (src, dst, a, stream);
-    default:
-      return launch < T, C, 0 > (src, dst, a, stream);
-  }
+  return cf_with_radius < 1, MAX_FIXED_RADIUS > (a.rx == a.ry ? a.rx : 0,
+      [&](auto r) {
+        return launch < T, C, decltype (r)::value > (src, dst, a, stream);
+      }, [&] {
+        return launch < T, C, 0 > (src, dst, a, stream);
+      });
 }
 
 template < typename T > CfStatus
 launch_channels (const CfPlane * src, const CfPlane * dst,
     const GaussArgs & a, cudaStream_t stream)
 {
-  switch (src->channels) {
-    case 1:
-      return launch_radius < T, 1 > (src, dst, a, stream);
-    case 2:
-      return launch_radius < T, 2 > (src, dst, a, stream);
-    case 3:
-      return launch_radius < T, 3 > (src, dst, a, stream);
-    default:
-      return launch_radius < T, 4 > (src, dst, a, stream);
-  }
+  return cf_with_channels (src->channels, [&](auto c) {
+        return launch_radius < T, decltype (c)::value > (src, dst, a, stream);
+      });
 }
 
 }                               /* namespace */

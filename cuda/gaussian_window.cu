@@ -12,6 +12,7 @@
  * it computes. */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
+#include "cf_dispatch.cuh"
 #include "cf_runtime.h"
 
 #include <type_traits>
@@ -264,16 +265,10 @@ launch_channels (const CfPlane * src, const CfPlane * dst,
     unsigned short *tmp, size_t pitch, const CfGaussianParams * p,
     cudaStream_t stream)
 {
-  switch (src->channels) {
-    case 1:
-      return launch < T, 1 > (src, dst, tmp, pitch, p, stream);
-    case 2:
-      return launch < T, 2 > (src, dst, tmp, pitch, p, stream);
-    case 3:
-      return launch < T, 3 > (src, dst, tmp, pitch, p, stream);
-    default:
-      return launch < T, 4 > (src, dst, tmp, pitch, p, stream);
-  }
+  return cf_with_channels (src->channels, [&](auto c) {
+        return launch < T, decltype (c)::value > (src, dst, tmp, pitch, p,
+            stream);
+      });
 }
 
 }                               /* namespace */

@@ -17,6 +17,7 @@
  * global memory (GP). */
 #include "satblur_kernels.cuh"
 #include "satblur_window.h"
+#include "cf_dispatch.cuh"
 
 namespace satblur {
 namespace {
@@ -375,16 +376,10 @@ template < typename T, typename Acc > CfStatus
 launch_channels (const BandArgs & a, int channels, int threads, int blocks,
     size_t smem, cudaStream_t stream)
 {
-  switch (channels) {
-    case 1:
-      return launch_where < T, Acc, 1 > (a, threads, blocks, smem, stream);
-    case 2:
-      return launch_where < T, Acc, 2 > (a, threads, blocks, smem, stream);
-    case 3:
-      return launch_where < T, Acc, 3 > (a, threads, blocks, smem, stream);
-    default:
-      return launch_where < T, Acc, 4 > (a, threads, blocks, smem, stream);
-  }
+  return cf_with_channels (channels, [&](auto c) {
+        return launch_where < T, Acc, decltype (c)::value > (a, threads,
+            blocks, smem, stream);
+      });
 }
 
 template < typename T, typename Acc > cudaError_t

@@ -32,6 +32,7 @@
 #include "separable.h"
 #include "gaussian_paths.h"     /* cf_gaussian_finish */
 #include "cf_kernel.cuh"
+#include "cf_dispatch.cuh"
 
 #include <algorithm>
 
@@ -386,33 +387,21 @@ launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
     a.taps = (2 * a.r + B) / B * B;
     return launch < T, C, 0 > (src, dst, a, stream);
   } else {
-  switch (a.r) {
-#define FIXED(k) case k: return launch < T, C, k > (src, dst, a, stream);
-      FIXED (1) FIXED (2) FIXED (3) FIXED (4) FIXED (5) FIXED (6) FIXED (7)
-      FIXED (8) FIXED (9) FIXED (10) FIXED (11) FIXED (12) FIXED (13)
-      FIXED (14) FIXED (15)
-#undef FIXED
-    default:
-      return launch < T, C, 0 > (src, dst, a, stream);
-  }
+    return cf_with_radius < 1, MAX_FIXED > (a.r, [&](auto r) {
+          return launch < T, C, decltype (r)::value > (src, dst, a, stream);
+        }, [&] {
+          return launch < T, C, 0 > (src, dst, a, stream);
+        });
   }
 }
-static_assert (MAX_FIXED == 15, "launch_radius lists the fixed radii");
 
 template < typename T > CfStatus
 launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
-  switch (src->channels) {
-    case 1:
-      return launch_radius < T, 1 > (src, dst, a, stream);
-    case 2:
-      return launch_radius < T, 2 > (src, dst, a, stream);
-    case 3:
-      return launch_radius < T, 3 > (src, dst, a, stream);
-    default:
-      return launch_radius < T, 4 > (src, dst, a, stream);
-  }
+  return cf_with_channels (src->channels, [&](auto c) {
+        return launch_radius < T, decltype (c)::value > (src, dst, a, stream);
+      });
 }
 
 /* ---- The vector engine: radii 1 .. MAX_FIXED on planes of 1, 2 or 4
@@ -798,15 +787,11 @@ template < typename T, int C, int FM > CfStatus
 launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
-  switch (a.r) {
-#define FIXED(k) case k: return launch < T, C, k, FM > (src, dst, a, stream);
-      FIXED (1) FIXED (2) FIXED (3) FIXED (4) FIXED (5) FIXED (6) FIXED (7)
-      FIXED (8) FIXED (9) FIXED (10) FIXED (11) FIXED (12) FIXED (13)
-      FIXED (14) FIXED (15)
-#undef FIXED
-    default:
-      return CF_ERROR_INVALID;
-  }
+  return cf_with_radius < 1, MAX_FIXED > (a.r, [&](auto r) {
+        return launch < T, C, decltype (r)::value, FM > (src, dst, a, stream);
+      }, [] {
+        return CF_ERROR_INVALID;
+      });
 }
 
 /* Whether the vector engine takes this filter: a fixed radius, 1, 2 or 4

@@ -1,0 +1,29 @@
+/* The variable box blur's two GPU paths; cf_satvar (satvar.cu) picks
+ * one. Each queues every pass on exec->stream, its summed-area table in
+ * exec->scratch; wide: 64-bit table entries (a box sum may pass 2^32),
+ * else 32-bit. */
+#ifndef CF_SATVAR_PATHS_H
+#define CF_SATVAR_PATHS_H
+
+#include "satvar.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* satvar_fused.cu: three launches a pass for every filtered channel at
+ * once. *fits = 0 (nothing queued) where it cannot run: a grown row's
+ * column prefixes larger than a block's shared memory, or a 64-bit table
+ * of a plane over 65536 rows. */
+CfStatus cf_satvar_fused (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfSatVarParams * p, int wide, int *fits);
+
+/* satvar_global.cu: the table built in global memory, five launches a
+ * pass and filtered channel; runs wherever the fused path cannot. */
+CfStatus cf_satvar_global (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfSatVarParams * p, int wide);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_SATVAR_PATHS_H */
