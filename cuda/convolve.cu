@@ -3,7 +3,9 @@
  * RGBA 3x3), the register path (convolve_small.cu) on other word-aligned
  * rows; separable kernels (given
  * so, or a full kernel of rank 1, see cf_convolve_plan) the separable
- * engine (separable.cu); other full kernels run here. Each block stages a
+ * engine (separable.cu); wide full kernels (from 5 taps across on planes of
+ * several channels, 11 on one) the lane path (convolve_lanes.cu); other
+ * full kernels run here. Each block stages a
  * tile of the input, plus the kernel's halo, in shared memory as float
  * (samples outside the plane read through the border mode), then every
  * thread sums width x height taps for V output rows of one sample column,
@@ -14,6 +16,7 @@
  * channels. */
 #include "convolve.h"
 #include "convolve_small.cuh"
+#include "convolve_lanes.cuh"
 #include "small_mask.h"
 #include "separable.h"
 #include "cf_kernel.cuh"
@@ -242,6 +245,8 @@ cf_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     return cf_convolve_small (src, dst, &plan, params, stream);
   if (plan.separable)
     return run_separable (src, dst, plan, params, stream);
+  if (cf_convolve_lanes_takes (src->channels, &plan))
+    return cf_convolve_lanes (src, dst, &plan, params, stream);
   return src->depth > 8 ?
       run_full < unsigned short > (src, dst, plan, params, stream) :
       run_full < unsigned char > (src, dst, plan, params, stream);

@@ -277,6 +277,31 @@ main (void)
           CF_BORDER_CLAMP);
     }
   }
+  /* The lane path (wide full kernels): every channel count and depth,
+   * all channels filtered or some copied, 8 and 16 pixels a lane (below
+   * and from 9 taps across), widths ending inside a 32- or 64-pixel tile,
+   * heights inside a 32-row one. */
+  {
+    static const struct
+    {
+      int w, h, channels, depth;
+      unsigned mask;
+      int kw, kh;
+    } lanes[] = {
+      {97, 45, 4, 8, 0xF, 5, 7}, {70, 33, 4, 16, 0x7, 9, 3},
+      {131, 70, 3, 8, 0x5, 17, 11}, {45, 65, 2, 8, 0x3, 7, 25},
+      {66, 31, 2, 16, 0x2, 31, 5}, {129, 63, 1, 8, 0x1, 11, 11},
+      {200, 40, 1, 16, 0x1, 23, 31}, {33, 97, 4, 8, 0xE, 31, 31},
+    };
+    for (size_t v = 0; v < sizeof lanes / sizeof lanes[0]; v++) {
+      if (n++ % step)
+        continue;
+      random_kernel (&p, lanes[v].kw, lanes[v].kh, 0, (int) v % 5);
+      check (lanes[v].w, lanes[v].h, lanes[v].channels, lanes[v].depth,
+          lanes[v].mask, &p, kind_name (0), v % 2 ? CF_BORDER_MIRROR :
+          CF_BORDER_CLAMP);
+    }
+  }
   /* Separable kernels on rows not aligned to 4 samples: the engine's
    * blocked taps instead of the vector path */
   cf_test_device_unaligned_rows (1);
