@@ -3,12 +3,12 @@
  * intermediate that reaches memory:
  *
  * gm_decimate: a block owns a strip of grid columns and a band of
- * DEC_ROWS grid rows. Each thread slides down whole source columns of the
- * strip (its halo included), one load a sample, adding it to the band's
- * DEC_ROWS column sums held in registers (the weights of a row for every
- * sum come from a table in shared memory, zero outside the reach); the
- * sums go to shared memory and the strip's grid samples are those sums
- * decimated along x.
+ * DEC_ROWS grid rows. Each thread walks half the band's rows down one
+ * source column of the strip (its halo included), one load a sample,
+ * adding it to the band's DEC_ROWS column sums held in registers (the
+ * weights of a row for every sum come from a table in shared memory, zero
+ * outside the reach); the two halves' sums meet in shared memory and the
+ * strip's grid samples are those sums decimated along x.
  *
  * gm_rebuild: a block owns REB_ROWS x cols grid cells of output (k x k
  * pixels each). It copies the grid samples they reach to shared memory,
@@ -21,12 +21,21 @@
 
 namespace {
 
-/* Decimation: grid rows a band, threads a block, source columns a strip
- * (with its halo) at most, and columns a thread. */
+/* Decimation: grid rows a band, source columns a strip (with its halo) at
+ * most, a thread each, and the band's rows split over DEC_SLICES threads
+ * a column: at sigma 100 a band is 548 rows, and one thread walking them
+ * all left the kernel waiting on its loads. */
 constexpr int DEC_ROWS = 8;
-constexpr int DEC_THREADS = 256;
-constexpr int DEC_COLS = 2;
-constexpr int DEC_WIDTH = DEC_THREADS * DEC_COLS;
+constexpr int DEC_WIDTH = 512;
+constexpr int DEC_SLICES = 2;
+constexpr int DEC_THREADS = DEC_WIDTH * DEC_SLICES;
+
+/* Rows whose samples a thread loads before adding them: the sums and the
+ * batch stay in 32 registers on one channel (two blocks of 1024 threads an
+ * SM), in 64 on more. */
+template < int C > struct DecBatch {
+  static constexpr int value = C <= 2 ? 4 : 2;
+};
 
 /* Rebuilding: grid rows a block, grid columns a block at most, and the
  * widest block in pixels ((cols + 1) k: the row pitch in shared memory
@@ -78,7 +87,7 @@ decimate_smem (const CfGaussMultirate & gy, int channels)
 }
 
 template < typename T, int C > __global__ void
-__launch_bounds__ (DEC_THREADS)
+__launch_bounds__ (DEC_THREADS, C == 1 ? 2 : 1)
 gm_decimate (const void *src, size_t stride, int w, int h, Planes grid,
     int gw, int gh, int bw, unsigned mask, CfBorder border,
     const __grid_constant__ CfGaussMultirate gx,
@@ -101,44 +110,52 @@ gm_decimate (const void *src, size_t stride, int w, int h, Planes grid,
   }
   __syncthreads ();
 
-  /* Down the columns: DEC_COLS of them a thread (the last ones repeat
-   * column sw - 1, unstored), the weights loaded once for all. */
-  int x[DEC_COLS];
+  /* Down column xx, slice `slice` of the band's rows, BATCH rows' loads
+   * in flight; slice 1's sums go to shared memory, slice 0 adds its own. */
+  constexpr int BATCH = DecBatch < C >::value;
+  const int xx = threadIdx.x % DEC_WIDTH, slice = threadIdx.x / DEC_WIDTH;
+  const int half = (rows + 1) / 2;
+  const int r0 = slice ? half : 0, r1 = slice ? rows : half;
+  const int x = border_index (xs + min (xx, sw - 1), w, border) * C;
+  float acc[C][DEC_ROWS] = { };
+  for (int rb = r0; rb < r1; rb += BATCH) {
+    float v[BATCH][C];
 #pragma unroll
-  for (int q = 0; q < DEC_COLS; q++)
-    x[q] = border_index (xs + min ((int) threadIdx.x + q * DEC_THREADS,
-            sw - 1), w, border) * C;
-  float acc[DEC_COLS][C][DEC_ROWS] = { };
-#pragma unroll 2
-  for (int r = 0; r < rows; r++) {
-    const T *row = cf_row < T > (src, stride, border_index (ys + r, h,
-            border));
-    const float4 w0 = smem[2 * r], w1 = smem[2 * r + 1];
-    const float wr[DEC_ROWS] = { w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z,
-      w1.w
-    };
+    for (int b = 0; b < BATCH; b++) {
+      const T *row = cf_row < T > (src, stride, border_index (ys +
+              min (rb + b, r1 - 1), h, border));
 #pragma unroll
-    for (int q = 0; q < DEC_COLS; q++)
+      for (int c = 0; c < C; c++)
+        v[b][c] = (mask >> c) & 1u ? cf_sample_float (row[x + c]) : 0.0f;
+    }
 #pragma unroll
-      for (int c = 0; c < C; c++) {
-        if (!((mask >> c) & 1u))
-          continue;
-        const float v = cf_sample_float (row[x[q] + c]);
-#pragma unroll
-        for (int j = 0; j < DEC_ROWS; j++)
-          acc[q][c][j] = fmaf (wr[j], v, acc[q][c][j]);
-      }
-  }
-#pragma unroll
-  for (int q = 0; q < DEC_COLS; q++) {
-    const int xx = threadIdx.x + q * DEC_THREADS;
-    if (xx < sw)
+    for (int b = 0; b < BATCH; b++) {
+      if (rb + b >= r1)
+        break;
+      const float4 w0 = smem[2 * (rb + b)], w1 = smem[2 * (rb + b) + 1];
+      const float wr[DEC_ROWS] = { w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z,
+        w1.w
+      };
 #pragma unroll
       for (int c = 0; c < C; c++)
 #pragma unroll
         for (int j = 0; j < DEC_ROWS; j++)
-          sums[(c * DEC_ROWS + j) * sw + xx] = acc[q][c][j];
+          acc[c][j] = fmaf (wr[j], v[b][c], acc[c][j]);
+    }
   }
+  if (slice == 1 && xx < sw)
+#pragma unroll
+    for (int c = 0; c < C; c++)
+#pragma unroll
+      for (int j = 0; j < DEC_ROWS; j++)
+        sums[(c * DEC_ROWS + j) * sw + xx] = acc[c][j];
+  __syncthreads ();
+  if (slice == 0 && xx < sw)
+#pragma unroll
+    for (int c = 0; c < C; c++)
+#pragma unroll
+      for (int j = 0; j < DEC_ROWS; j++)
+        sums[(c * DEC_ROWS + j) * sw + xx] += acc[c][j];
   __syncthreads ();
 
   /* Along x: grid sample i0 + i of band row j is centred on the sums'
@@ -174,12 +191,23 @@ gm_rebuild (Planes grid, int gw, int gh, const void *src, size_t src_stride,
     const __grid_constant__ CfGaussMultirate gy)
 {
   constexpr int GW = REB_COLS + L + 1, GH = REB_ROWS + L;
+  /* grid samples a thread loads, all in flight before they are stored */
+  constexpr int GLOADS = (GH * (REB_COLS + L) + REB_THREADS - 1) /
+      REB_THREADS;
   __shared__ float g[GH][GW];
   __shared__ float t[GH * REB_WIDTH];   /* rows rebuilt along x */
+  /* x taps by phase: a warp of stage x reads up to 32 phases, which the
+   * kernel parameters would serve one at a time; L + 1 apart, in distinct
+   * banks */
+  __shared__ float hx[CF_GM_MAX_FACTOR][L + 1];
   const int kx = gx.factor, ky = gy.factor, pitch = (cols + 1) * kx;
   const int qx0 = blockIdx.x * cols, qy0 = blockIdx.y * REB_ROWS;
   const int x0 = qx0 * kx, y0 = qy0 * ky;
   const int tw = min (cols * kx, w - x0), th = min (REB_ROWS * ky, h - y0);
+  const int gn = GH * (cols + L);
+
+  for (int e = threadIdx.x; e < kx * L; e += REB_THREADS)
+    hx[e / L][e % L] = gx.synthesis[e / L][e % L];
 
   for (int c = 0; c < C; c++) {
     if (!((mask >> c) & 1u)) {
@@ -191,10 +219,19 @@ gm_rebuild (Planes grid, int gw, int gh, const void *src, size_t src_stride,
       }
       continue;
     }
-    for (int e = threadIdx.x; e < GH * (cols + L); e += REB_THREADS) {
+    float v[GLOADS];
+#pragma unroll
+    for (int n = 0; n < GLOADS; n++) {
+      const int e = threadIdx.x + n * REB_THREADS;
       const int j = e / (cols + L), i = e % (cols + L);
-      g[j][i] = qy0 + j < gh && qx0 + i < gw ?
+      v[n] = e < gn && qy0 + j < gh && qx0 + i < gw ?
           plane_row (grid, c, qy0 + j)[qx0 + i] : 0.0f;
+    }
+#pragma unroll
+    for (int n = 0; n < GLOADS; n++) {
+      const int e = threadIdx.x + n * REB_THREADS;
+      if (e < gn)
+        g[e / (cols + L)][e % (cols + L)] = v[n];
     }
     __syncthreads ();
 
@@ -205,7 +242,7 @@ gm_rebuild (Planes grid, int gw, int gh, const void *src, size_t src_stride,
       float taps[L], win[REB_COLS + L - 1];
 #pragma unroll
       for (int m = 0; m < L; m++)
-        taps[m] = gx.synthesis[p][m];
+        taps[m] = hx[p][m];
 #pragma unroll
       for (int m = 0; m < REB_COLS + L - 1; m++)
         win[m] = m < cols + L - 1 ? g[j][m] : 0.0f;
