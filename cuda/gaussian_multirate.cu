@@ -8,6 +8,7 @@
  * `taps` fused multiply-adds a pixel. */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
+#include "cf_dispatch.cuh"
 #include "cf_runtime.h"
 
 namespace {
@@ -305,16 +306,10 @@ launch_channels (const CfPlane * src, const CfPlane * dst, float *scratch,
     const CfGaussianParams * p, const CfGaussMultirate & gx,
     const CfGaussMultirate & gy, cudaStream_t stream)
 {
-  switch (src->channels) {
-    case 1:
-      return launch_taps < T, 1 > (src, dst, scratch, p, gx, gy, stream);
-    case 2:
-      return launch_taps < T, 2 > (src, dst, scratch, p, gx, gy, stream);
-    case 3:
-      return launch_taps < T, 3 > (src, dst, scratch, p, gx, gy, stream);
-    default:
-      return launch_taps < T, 4 > (src, dst, scratch, p, gx, gy, stream);
-  }
+  return cf_with_channels (src->channels, [&](auto c) {
+        return launch_taps < T, decltype (c)::value > (src, dst, scratch, p,
+            gx, gy, stream);
+      });
 }
 
 }                               /* namespace */
