@@ -15,7 +15,14 @@
  * NV12 chroma 3x3 1.68x against 1.77x, RGBA full 5x5 3.97x against
  * 3.78x), ROWS 8 AHEAD 4 slower everywhere (GRAY8 Gaussian 3x3 2.89x,
  * 108 registers against 72), 16-byte vectors with AHEAD 4 2.7-6.5x: not
- * kept. */
+ * kept. A copy of the kernel with __launch_bounds__ (128, 8), 64 registers
+ * (against 72-128), ran in the same GPU call as this file's ROWS 4
+ * (ms): RGBA full 5x5 0.140 against 0.161 (the word kernel 0.151 in
+ * bench_convolve the call before), RGBA Gaussian 5x5 0.141 against 0.183
+ * (the tile kernel 0.102), GRAY8 full 5x5 0.0340 against 0.0347, 3x3
+ * level (GRAY8 full 0.0214 against 0.0218); at (128, 12), 40 registers,
+ * 1.4-2.3x slower.
+ * Not in the kernel yet (its routing not measured in the benches). */
 #include "small_mask.cuh"
 
 #include <algorithm>
