@@ -1,8 +1,9 @@
 /* Microbenchmark of cuda/small_mask.cuh's variants (vector bytes VB, rows
  * a thread ROWS) at 3840x2160 against the device-to-device copy (the
  * floor), on rotating frames; every variant's output checked against a
- * plain C++ reference. Built by meson (tests/micro_small_mask), run by
- * hand on a GPU; a variant is added to variants () below.
+ * plain C++ reference. Built by meson on request (ninja
+ * tests/micro_small_mask), run by hand on a GPU; a variant is added to
+ * variants () below.
  * Results (H100, 2026-11-26, ms / copy floor at 4K): 16-byte vectors on
  * 8-bit samples 4.4-12x; 8-byte ones, ROWS 4: GRAY8 3x3 1.58-1.71x, 5x5
  * 2.5-3.0x, RGBA 3x3 1.43-1.68x, 5x5 3.8-4.3x; 16-bit 16-byte vectors,
