@@ -1,13 +1,29 @@
 /* Microbenchmark of cuda/small_mask.cuh's variants (vector bytes VB, rows
  * a thread ROWS) at 3840x2160 against the device-to-device copy (the
- * floor), on rotating frames. Not built by meson; by hand:
- *   nvcc -O3 -std=c++17 -arch=sm_90 -Icuda tests/micro_small_mask.cu -o micro
- * Checks every variant's output against a plain C++ reference. Results
- * (H100, 2026-11-26, ms / copy floor at 4K): 16-byte vectors on 8-bit
- * samples 4.4-12x; 8-byte ones, ROWS 4: GRAY8 3x3 1.58-1.68x, 5x5
- * 2.5-2.9x, RGBA 3x3 1.43-1.68x, 5x5 3.8-4.3x; 16-bit 16-byte vectors,
+ * floor), on rotating frames; every variant's output checked against a
+ * plain C++ reference. Built by meson on request (ninja
+ * tests/micro_small_mask), run by hand on a GPU; a variant is added to
+ * variants () below.
+ * Results (H100, 2026-11-26, ms / copy floor at 4K): 16-byte vectors on
+ * 8-bit samples 4.4-12x; 8-byte ones, ROWS 4: GRAY8 3x3 1.58-1.71x, 5x5
+ * 2.5-3.0x, RGBA 3x3 1.43-1.68x, 5x5 3.8-4.3x; 16-bit 16-byte vectors,
  * ROWS 4: 3x3 0.93-1.03x, 5x5 1.42-1.63x. ROWS 2 was better on the 16-bit
- * full 5x5 (1.33x) and the NV12 chroma plane, worse or level elsewhere. */
+ * full 5x5 (1.33x) and the NV12 chroma plane, worse or level elsewhere;
+ * ROWS 8 and 16 lost everywhere. Issue 27 (second pass, same day) tried
+ * each thread loading its rows AHEAD rows before filtering them (all rows
+ * through the border mode, no early exit): ROWS 4 AHEAD 2 was level
+ * (GRAY8 Gaussian 3x3 1.78x against 1.71x, full 5x5 2.45x against 2.53x,
+ * NV12 chroma 3x3 1.68x against 1.77x, RGBA full 5x5 3.97x against
+ * 3.78x), ROWS 8 AHEAD 4 slower everywhere (GRAY8 Gaussian 3x3 2.89x,
+ * 108 registers against 72), 16-byte vectors with AHEAD 4 2.7-6.5x: not
+ * kept. A copy of the kernel with __launch_bounds__ (128, 8), 64 registers
+ * (against 72-128), ran in the same GPU call as this file's ROWS 4
+ * (ms): RGBA full 5x5 0.140 against 0.161 (the word kernel 0.151 in
+ * bench_convolve the call before), RGBA Gaussian 5x5 0.141 against 0.183
+ * (the tile kernel 0.102), GRAY8 full 5x5 0.0340 against 0.0347, 3x3
+ * level (GRAY8 full 0.0214 against 0.0218); at (128, 12), 40 registers,
+ * 1.4-2.3x slower.
+ * Not in the kernel yet (its routing not measured in the benches). */
 #include "small_mask.cuh"
 
 #include <algorithm>
@@ -167,13 +183,11 @@ template < typename T, int C, int R, int MODE > static void
 variants (const char *fmt, const Frames & f, const CfMaskArgs & a, double floor)
 {
   auto ref = reference < T > (f, a, R, MODE);
-  /* run 1 (H100): 16-byte vectors on 8-bit samples took 4.4-12x the
-   * copy at ROWS 4, 8 and 16; on 16-bit ones ROWS 4 beat 8 and 16 */
+  /* 16-byte vectors on 8-bit samples and ROWS 8 or 16 lost everywhere
+   * (the results above) */
   if constexpr (sizeof (T) == 1) {
     variant < T, C, R, MODE, 8, 2 > (fmt, f, a, floor, ref);
     variant < T, C, R, MODE, 8, 4 > (fmt, f, a, floor, ref);
-    if constexpr (C != 2)
-      variant < T, C, R, MODE, 8, 8 > (fmt, f, a, floor, ref);
   } else {
     variant < T, C, R, MODE, 16, 2 > (fmt, f, a, floor, ref);
     variant < T, C, R, MODE, 16, 4 > (fmt, f, a, floor, ref);
