@@ -47,18 +47,6 @@ div_round (unsigned s, const BandArgs & a)
   return cf_round_div (s, &a.div);
 }
 
-template < typename Acc > __device__ __forceinline__ Acc
-warp_inclusive_scan (Acc v, int lane)
-{
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    Acc t = __shfl_up_sync (0xffffffffu, v, d);
-    if (lane >= d)
-      v += t;
-  }
-  return v;
-}
-
 /* Adds w times the run's column prefix at row t (the sum of rows 0..t-1)
  * to v: the prefix at the nearer segment boundary and the rows in
  * between. */

@@ -216,6 +216,19 @@ struct BandKernels {
  * its contexts, and reads what BandKernels holds. */
 cudaError_t setup_bands (int device, int bytes, BandKernels * k);
 
+/* v summed over lanes 0..lane of the warp (every lane takes part). */
+template < typename Acc > __device__ __forceinline__ Acc
+warp_inclusive_scan (Acc v, int lane)
+{
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    Acc t = __shfl_up_sync (0xffffffffu, v, d);
+    if (lane >= d)
+      v += t;
+  }
+  return v;
+}
+
 }                               /* namespace satblur */
 
 #endif /* CF_SATBLUR_KERNELS_CUH */

@@ -129,18 +129,6 @@ struct BoxArgs {
   bool vec_out;                 /* whole pixels in one aligned store */
 };
 
-template < typename S > __device__ __forceinline__ S
-warp_scan (S v, int lane)
-{
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    S t = __shfl_up_sync (0xffffffffu, v, d);
-    if (lane >= d)
-      v += t;
-  }
-  return v;
-}
-
 /* P(r): sample xs's column summed over rows 0..r-1 of src, from the
  * prefix at the nearer segment boundary and at most SEG_ROWS / 2 rows
  * (exact below 2^32, so in S too); every load issued at once. */
@@ -266,7 +254,7 @@ build (const BuildArgs a, const Sat < S > sat)
       }
 #pragma unroll
       for (int f = 0; f < F; f++) {
-        incl[f] = warp_scan < S > (tot[f], lane);
+        incl[f] = satblur::warp_inclusive_scan < S > (tot[f], lane);
         if (lane == 31)
           warp_sums[buf][warp][f] = incl[f];
       }
@@ -275,7 +263,7 @@ build (const BuildArgs a, const Sat < S > sat)
 #pragma unroll
       for (int f = 0; f < F; f++) {
         const S ws = lane < warps ? warp_sums[buf][lane][f] : 0;
-        const S wi = warp_scan < S > (ws, lane);
+        const S wi = satblur::warp_inclusive_scan < S > (ws, lane);
         before[f] = carry[f] + __shfl_sync (0xffffffffu, wi - ws, warp) +
             incl[f] - tot[f];
         carry[f] += __shfl_sync (0xffffffffu, wi, 31);

@@ -252,54 +252,37 @@ main (void)
     check (2050, 600, layouts[l].channels, layouts[l].depth, layouts[l].mask,
         &p, kind_name (1 + l % 2), l % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
   }
-  /* The separable engine's vector path: every channel filtered (RGBA
-   * without a copied channel, 16-bit), one of two (the other copied), a
-   * width that ends inside a 4-sample vector, and strips that end inside
-   * the plane or beyond it by less than the halo. */
+  /* Two engines' edges. The separable engine's vector path (kinds 1 and
+   * 2): every channel filtered (RGBA without a copied channel, 16-bit),
+   * one of two (the other copied), a width that ends inside a 4-sample
+   * vector, and strips that end inside the plane or beyond it by less than
+   * the halo. The lane path (kind 0, wide full kernels): every channel
+   * count and depth, all channels filtered or some copied, 8 and 16 pixels
+   * a lane (below and from 9 taps across), widths ending inside a 32- or
+   * 64-pixel tile, heights inside a 32-row one. */
   {
     static const struct
     {
       int w, h, channels, depth;
       unsigned mask;
-      int kw, kh;
-    } vec[] = {
-      {131, 70, 4, 8, 0xF, 31, 31}, {67, 41, 4, 16, 0xF, 9, 21},
-      {130, 66, 2, 8, 0x1, 31, 3}, {129, 35, 2, 16, 0x2, 5, 31},
-      {255, 97, 1, 8, 0x1, 31, 31}, {259, 33, 1, 16, 0x1, 17, 29},
-      {62, 130, 4, 8, 0x7, 31, 1}, {33, 200, 4, 8, 0xE, 1, 31},
+      int kw, kh, kind;
+    } edges[] = {
+      {131, 70, 4, 8, 0xF, 31, 31, 1}, {67, 41, 4, 16, 0xF, 9, 21, 2},
+      {130, 66, 2, 8, 0x1, 31, 3, 1}, {129, 35, 2, 16, 0x2, 5, 31, 2},
+      {255, 97, 1, 8, 0x1, 31, 31, 1}, {259, 33, 1, 16, 0x1, 17, 29, 2},
+      {62, 130, 4, 8, 0x7, 31, 1, 1}, {33, 200, 4, 8, 0xE, 1, 31, 2},
+      {97, 45, 4, 8, 0xF, 5, 7, 0}, {70, 33, 4, 16, 0x7, 9, 3, 0},
+      {131, 70, 3, 8, 0x5, 17, 11, 0}, {45, 65, 2, 8, 0x3, 7, 25, 0},
+      {66, 31, 2, 16, 0x2, 31, 5, 0}, {129, 63, 1, 8, 0x1, 11, 11, 0},
+      {200, 40, 1, 16, 0x1, 23, 31, 0}, {33, 97, 4, 8, 0xE, 31, 31, 0},
     };
-    for (size_t v = 0; v < sizeof vec / sizeof vec[0]; v++) {
+    for (size_t v = 0; v < sizeof edges / sizeof edges[0]; v++) {
       if (n++ % step)
         continue;
-      random_kernel (&p, vec[v].kw, vec[v].kh, 1 + v % 2, (int) v % 5);
-      check (vec[v].w, vec[v].h, vec[v].channels, vec[v].depth, vec[v].mask,
-          &p, kind_name (1 + v % 2), v % 2 ? CF_BORDER_MIRROR :
-          CF_BORDER_CLAMP);
-    }
-  }
-  /* The lane path (wide full kernels): every channel count and depth,
-   * all channels filtered or some copied, 8 and 16 pixels a lane (below
-   * and from 9 taps across), widths ending inside a 32- or 64-pixel tile,
-   * heights inside a 32-row one. */
-  {
-    static const struct
-    {
-      int w, h, channels, depth;
-      unsigned mask;
-      int kw, kh;
-    } lanes[] = {
-      {97, 45, 4, 8, 0xF, 5, 7}, {70, 33, 4, 16, 0x7, 9, 3},
-      {131, 70, 3, 8, 0x5, 17, 11}, {45, 65, 2, 8, 0x3, 7, 25},
-      {66, 31, 2, 16, 0x2, 31, 5}, {129, 63, 1, 8, 0x1, 11, 11},
-      {200, 40, 1, 16, 0x1, 23, 31}, {33, 97, 4, 8, 0xE, 31, 31},
-    };
-    for (size_t v = 0; v < sizeof lanes / sizeof lanes[0]; v++) {
-      if (n++ % step)
-        continue;
-      random_kernel (&p, lanes[v].kw, lanes[v].kh, 0, (int) v % 5);
-      check (lanes[v].w, lanes[v].h, lanes[v].channels, lanes[v].depth,
-          lanes[v].mask, &p, kind_name (0), v % 2 ? CF_BORDER_MIRROR :
-          CF_BORDER_CLAMP);
+      random_kernel (&p, edges[v].kw, edges[v].kh, edges[v].kind, (int) v % 5);
+      check (edges[v].w, edges[v].h, edges[v].channels, edges[v].depth,
+          edges[v].mask, &p, kind_name (edges[v].kind),
+          v % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
     }
   }
   /* Separable kernels on rows not aligned to 4 samples: the engine's
