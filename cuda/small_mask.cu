@@ -19,17 +19,23 @@ vector_bytes ()
   return sizeof (T) == 1 ? 8 : 16;
 }
 
-/* Rows a thread down: fewer rows, more threads in flight (4 beat 8 and 16
- * everywhere and 2 on most rows; 2 was better on the 16-bit full 5x5, 1.33x
- * against 1.42x the copy in the microbenchmark, not yet taken). */
-constexpr int ROWS = 4;
+/* Rows a thread down: fewer rows, more threads in flight. 4 beat 8 and 16
+ * everywhere and 2 on most planes; 2 is faster for the full 16-bit 5x5
+ * (H100, bench_convolve at 4K: 0.031 against 0.034 ms), slower for the
+ * Gaussian's (bench_gaussian masks: 0.044-0.045 against 0.038). */
+template < typename T, int R, int MODE > constexpr int
+rows_down ()
+{
+  return sizeof (T) == 2 && R == 2 && MODE == FULL ? 2 : 4;
+}
 
 template < typename T, int C, int R, int MODE > void
 launch_vector (const CfPlane * src, const CfPlane * dst, const CfMaskArgs & a,
     cudaStream_t stream)
 {
-  launch < T, C, R, MODE, vector_bytes < T > (), ROWS > (src->data,
-      src->stride, dst->data, dst->stride, src->width, src->height, a, stream);
+  launch < T, C, R, MODE, vector_bytes < T > (), rows_down < T, R, MODE > () >
+      (src->data, src->stride, dst->data, dst->stride, src->width,
+      src->height, a, stream);
 }
 
 /* The planes cf_small_mask_fits lets through: one channel at 16 bits (3x3
@@ -48,8 +54,8 @@ launch_plane (const CfPlane * src, const CfPlane * dst, int r,
   } else if (!(a.mask & 8u)) {
     /* the fourth channel (alpha) copied: not computed at all */
     launch < unsigned char, 4, 1, MODE, vector_bytes < unsigned char > (),
-        ROWS, 7u > (src->data, src->stride, dst->data, dst->stride,
-        src->width, src->height, a, stream);
+        rows_down < unsigned char, 1, MODE > (), 7u > (src->data, src->stride,
+        dst->data, dst->stride, src->width, src->height, a, stream);
   } else {
     launch_vector < unsigned char, 4, 1, MODE > (src, dst, a, stream);
   }
