@@ -18,6 +18,7 @@
 #include "convolve_lanes.cuh"
 #include "cf_kernel.cuh"
 #include "cf_dispatch.cuh"
+#include "cf_runtime.h"
 
 namespace {
 
@@ -196,10 +197,9 @@ cf_convolve_lanes (const CfPlane * src, const CfPlane * dst,
     if ((a.mask >> c) & 1u)
       a.chan[a.filtered++] = c;
   if (a.filtered == 0)
-    return cf_status_from_cuda (cudaMemcpy2DAsync (dst->data, dst->stride,
-            src->data, src->stride, (size_t) src->width * src->channels *
-            cf_plane_bytes_per_sample (src), src->height,
-            cudaMemcpyDeviceToDevice, stream));
+    return cf_copy_2d_async (dst->data, dst->stride, src->data,
+        src->stride, (size_t) src->width * src->channels *
+        cf_plane_bytes_per_sample (src), src->height, stream);
   return cf_with_channels (src->channels, [&](auto c) {
         return src->depth > 8 ?
             launch_lanes < unsigned short, decltype (c)::value > (src, dst, a,

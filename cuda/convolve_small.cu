@@ -10,6 +10,7 @@
 #include "convolve_small.cuh"
 #include "cf_kernel.cuh"
 #include "small_mask_args.h"
+#include "small_mask.cuh"
 
 namespace {
 
@@ -23,17 +24,6 @@ template < typename T > __host__ __device__ constexpr int
 word_samples ()
 {
   return 4 / sizeof (T);
-}
-
-/* Sample j of a word as a float, as cf_sample_float does (the sample's
- * bytes, picked by one byte permute, under the exponent of 2^23). */
-template < typename T > __device__ __forceinline__ float
-word_sample (uint32_t word, int j)
-{
-  const unsigned bytes = sizeof (T) == 1 ? 0x7540u | j :
-      0x7500u | (2 * j + 1) << 4 | 2 * j;
-  return __uint_as_float (__byte_perm (word, 0x4B000000u, bytes)) -
-      8388608.0f;
 }
 
 /* Loads the samples of one input row that a thread needs into `in`: its
@@ -52,7 +42,7 @@ load_row (float *in, const T * row, int s0, int width,
       const uint32_t v = w[i];
 #pragma unroll
       for (int j = 0; j < S; j++)
-        in[i * S + j] = word_sample < T > (v, j);
+        in[i * S + j] = cf_small_mask::word_sample < T > (v, j);
     }
     return;
   }

@@ -58,3 +58,16 @@ cf_gaussian_accuracy (CfAccuracy * acc, CfGaussianPath path, int w, int h,
   cf_test_plane_free (&direct);
   cf_test_plane_free (&fast);
 }
+
+void
+cf_gaussian_accuracy_sweep (CfAccuracy * acc, CfGaussianPath path,
+    const double *sigmas, size_t n_sigmas, const CfTestFrame * kinds,
+    int n_kinds)
+{
+  for (size_t g = 0; g < n_sigmas; g++)
+    for (int k = 0; k < n_kinds; k++)
+      for (int depth = 8; depth <= 16; depth += 8)
+        cf_gaussian_accuracy (acc, path, g % 2 ? 700 : 523, g % 2 ? 331 : 517,
+            1, depth, sigmas[g], sigmas[g], (g + k) % 2 ? CF_BORDER_MIRROR :
+            CF_BORDER_CLAMP, kinds[k]);
+}

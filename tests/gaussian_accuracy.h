@@ -26,4 +26,11 @@ void cf_gaussian_accuracy (CfAccuracy * acc, CfGaussianPath path, int w,
     int h, int channels, int depth, double sx, double sy, CfBorder border,
     CfTestFrame kind);
 
+/* The sweep each path's test starts with: every sigma (isotropic), frame
+ * kind and depth (8, 16) on one-channel planes of 523 x 517 and 700 x 331
+ * in turn, clamp and mirror alternating. */
+void cf_gaussian_accuracy_sweep (CfAccuracy * acc, CfGaussianPath path,
+    const double *sigmas, size_t n_sigmas, const CfTestFrame * kinds,
+    int n_kinds);
+
 #endif /* CF_GAUSSIAN_ACCURACY_H */

@@ -30,13 +30,11 @@ main (void)
   static const double sigmas[] = { 4.0, 5.0, 10.0, 20.0, 50.0, 100.0 };
   CfGaussianParams p = { 0 };
 
+  static const CfTestFrame kinds[] = { CF_FRAME_NOISE, CF_FRAME_NATURAL };
+
   cf_test_seed (25);
-  for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++)
-    for (int kind = 0; kind < 2; kind++)
-      for (int depth = 8; depth <= 16; depth += 8)
-        check (g % 2 ? 700 : 523, g % 2 ? 331 : 517, 1, depth, sigmas[g],
-            sigmas[g], (g + kind) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
-            kind);
+  cf_gaussian_accuracy_sweep (&acc, CF_GAUSSIAN_WINDOW, sigmas,
+      sizeof sigmas / sizeof sigmas[0], kinds, 2);
   /* Anisotropic, 4 channels with alpha, lines of several segments. */
   check (1400, 90, 4, 8, 30.0, 4.0, CF_BORDER_MIRROR, 1);
   check (200, 1300, 1, 16, 5.0, 60.0, CF_BORDER_CLAMP, 1);
