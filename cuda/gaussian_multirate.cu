@@ -104,22 +104,19 @@ gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
   }
 }
 
-/* Stage 1 along y: grid sample (i, j) of the rows' plane's column i.
- * SPLIT: the taps split over COL_SLICES threads (threadIdx.y) and summed
- * through shared memory (a wide reach: few grid samples, many taps); else
- * threadIdx.y picks one of COL_SLICES grid rows. Columns from gw to the
- * pitch get zeros: the padded taps of stage 2 read them. */
-template < int C, bool SPLIT > __global__ void
+/* Stage 1 along y, from a reach of 4 COL_SLICES (few grid samples, many
+ * taps): grid sample (i, j = blockIdx.y) of the rows' plane's column i, the
+ * taps split over the COL_SLICES threads threadIdx.y and summed through
+ * shared memory. Columns from gw to the pitch get zeros: the padded taps
+ * of stage 2 read them. */
+template < int C > __global__ void
 __launch_bounds__ (32 * COL_SLICES)
 gm_columns (Planes in, int h, Planes out, int gw, int gh, unsigned mask,
     CfBorder border, const __grid_constant__ CfGaussMultirate g)
 {
   __shared__ float part[COL_SLICES][32];
   const int i = blockIdx.x * 32 + threadIdx.x, ii = min (i, gw - 1);
-  const int slice = SPLIT ? threadIdx.y : 0, reach = g.reach;
-  const int j = SPLIT ? blockIdx.y : blockIdx.y * COL_SLICES + threadIdx.y;
-  if (!SPLIT && j >= gh)
-    return;
+  const int slice = threadIdx.y, reach = g.reach, j = blockIdx.y;
   const int y = (g.first + j) * g.factor;
   const bool inside = y - reach >= 0 && y + reach < h;
 #pragma unroll
@@ -129,22 +126,91 @@ gm_columns (Planes in, int h, Planes out, int gw, int gh, unsigned mask,
     const float *col = plane_row (in, c, 0) + ii;
     float s = 0.0f;
 #pragma unroll 4
-    for (int u = slice - reach; u <= reach; u += SPLIT ? COL_SLICES : 1) {
+    for (int u = slice - reach; u <= reach; u += COL_SLICES) {
       const int yy = inside ? y + u : border_index (y + u, h, border);
       s = fmaf (g.analysis[abs (u)], col[(size_t) yy * in.pitch], s);
     }
-    if (SPLIT) {
-      part[slice][threadIdx.x] = s;
-      __syncthreads ();
-      s = 0.0f;
+    part[slice][threadIdx.x] = s;
+    __syncthreads ();
+    s = 0.0f;
 #pragma unroll
-      for (int q = 0; q < COL_SLICES; q++)
-        s += part[q][threadIdx.x];
-      __syncthreads ();
-    }
+    for (int q = 0; q < COL_SLICES; q++)
+      s += part[q][threadIdx.x];
+    __syncthreads ();
     if (slice == 0)
       plane_row (out, c, j)[i] = i < gw ? s : 0.0f;
   }
+}
+
+/* Stage 1 along y below a reach of 4 COL_SLICES, as k polyphase filters:
+ * with the rows' plane split by phase, X_p (jj) = plane row
+ * (first + jj) k - reach + p (border-mapped), grid row j is
+ *   sum over p < k, m < M of W_p (m) X_p (j + m),
+ *   W_p (m) = a (|m k + p - reach|)
+ * (zero where m k + p passes 2 reach; M = 2 reach / k + 1 = phase_taps,
+ * padded to MM). Thread (threadIdx.x, threadIdx.y) takes COL_G
+ * consecutive grid rows of column i and, phase by phase, slides a window
+ * of COL_G + MM - 1 plane rows through registers: (COL_G + MM - 1) k /
+ * COL_G loads a grid sample (7.5 at k = 4) against 2 reach + 1 (27). */
+constexpr int COL_G = 8;
+
+template < int C, int MM > __global__ void
+__launch_bounds__ (32 * COL_SLICES)
+gm_columns_phased (Planes in, int h, Planes out, int gw, int gh,
+    unsigned mask, CfBorder border, const __grid_constant__ CfGaussMultirate g)
+{
+  __shared__ float4 wt4[CF_GM_MAX_FACTOR * MM / 4];
+  float *wt = (float *) wt4;    /* W_p (m) at p MM + m */
+  const int k = g.factor, reach = g.reach;
+  const int t = threadIdx.y * 32 + threadIdx.x;
+  for (int e = t; e < k * MM; e += 32 * COL_SLICES) {
+    const int z = e % MM * k + e / MM;
+    wt[e] = z <= 2 * reach ? g.analysis[abs (z - reach)] : 0.0f;
+  }
+  __syncthreads ();
+  const int i = blockIdx.x * 32 + threadIdx.x, ii = min (i, gw - 1);
+  const int j0 = (blockIdx.y * COL_SLICES + threadIdx.y) * COL_G;
+  if (j0 >= gh)
+    return;
+  const int y0 = (g.first + j0) * k - reach;
+#pragma unroll
+  for (int c = 0; c < C; c++) {
+    if (!((mask >> c) & 1u))
+      continue;
+    const float *col = plane_row (in, c, 0) + ii;
+    float acc[COL_G] = { };
+    for (int p = 0; p < k; p++) {
+      float x[COL_G + MM - 1], wm[MM];
+#pragma unroll
+      for (int q = 0; q < COL_G + MM - 1; q++)
+        x[q] = col[(size_t) border_index (y0 + q * k + p, h, border) *
+            in.pitch];
+#pragma unroll
+      for (int m = 0; m < MM; m += 4) {
+        const float4 f = wt4[(p * MM + m) / 4];
+        wm[m] = f.x;
+        wm[m + 1] = f.y;
+        wm[m + 2] = f.z;
+        wm[m + 3] = f.w;
+      }
+#pragma unroll
+      for (int m = 0; m < MM; m++)
+#pragma unroll
+        for (int q = 0; q < COL_G; q++)
+          acc[q] = fmaf (wm[m], x[q + m], acc[q]);
+    }
+#pragma unroll
+    for (int q = 0; q < COL_G; q++)
+      if (j0 + q < gh)
+        plane_row (out, c, j0 + q)[i] = i < gw ? acc[q] : 0.0f;
+  }
+}
+
+/* Taps a phase of gm_columns_phased: M. */
+static int
+phase_taps (const CfGaussMultirate & g)
+{
+  return 2 * g.reach / g.factor + 1;
 }
 
 /* Stage 2 along x, on the grid's rows: f (c, j, x) = sum_m hx_p (m) D (c,
@@ -272,13 +338,17 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
   gm_rows < T, C > <<<dim3 ((gw + span - 1) / span, h), ROW_THREADS, 0,
       stream>>> (src->data, src->stride, w, rows, gw, mask, p->border, gx);
   const int cols = (int) (pitch / 32);
-  if (gy.reach >= 4 * COL_SLICES)
-    gm_columns < C, true > <<<dim3 (cols, gh), dim3 (32, COL_SLICES), 0,
+  const dim3 col_block (32, COL_SLICES);
+  const int col_bands = (gh + COL_SLICES * COL_G - 1) / (COL_SLICES * COL_G);
+  if (gy.reach >= 4 * COL_SLICES || phase_taps (gy) > 16)
+    gm_columns < C > <<<dim3 (cols, gh), col_block, 0, stream>>> (rows, h,
+        grid, gw, gh, mask, p->border, gy);
+  else if (phase_taps (gy) <= 8)
+    gm_columns_phased < C, 8 > <<<dim3 (cols, col_bands), col_block, 0,
         stream>>> (rows, h, grid, gw, gh, mask, p->border, gy);
   else
-    gm_columns < C, false > <<<dim3 (cols, (gh + COL_SLICES - 1) /
-            COL_SLICES), dim3 (32, COL_SLICES), 0, stream>>> (rows, h, grid,
-        gw, gh, mask, p->border, gy);
+    gm_columns_phased < C, 16 > <<<dim3 (cols, col_bands), col_block, 0,
+        stream>>> (rows, h, grid, gw, gh, mask, p->border, gy);
   gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (gh + ROWS_X - 1) /
           ROWS_X, C), TX, 0, stream>>> (grid, f, w, gh, mask, gx);
   const int bands = ((h + gy.factor - 1) / gy.factor + Band < L >::STEPS -
