@@ -154,11 +154,11 @@ int cf_gm_plan (double sigma, int radius, CfGaussMultirate * plan);
 
 /* From this radius (on either axis) the multi-rate path runs instead of
  * the window or direct one (H100, 4K, docs/cudagaussianblur.md: at radius
- * 30 multi-rate GRAY8 0.097 ms against the window's 0.101 and the direct
- * 0.151, RGBA 0.342 against 0.413 and 0.670; at radius 20 the window is
- * faster, GRAY8 0.096 against 0.137); above this residual the fit is not
+ * 24 multi-rate GRAY8 0.085 ms against the window's 0.101 and the direct
+ * 0.137, RGBA 0.315 against 0.401 and 0.558; at radius 20 the window is
+ * faster, GRAY8 0.096 against 0.110); above this residual the fit is not
  * exact enough (a radius far below 3 sigma). */
-#define CF_GM_MIN_RADIUS 30
+#define CF_GM_MIN_RADIUS 24
 #define CF_GM_MAX_RESIDUAL 3e-3
 
 /* Grid samples of an axis of n pixels: D (first) .. D ((n - 1) / k +

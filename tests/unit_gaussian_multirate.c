@@ -59,11 +59,17 @@ main (void)
     CF_CHECK (sigma < 100.0 || plan.factor >= 40);
   }
 
-  /* The automatic choice: not below the crossover (radius 30) nor where
-   * the fit is poor (a radius far from 3 sigma), multi-rate above. */
+  /* The automatic choice: not below the crossover (CF_GM_MIN_RADIUS) nor
+   * where the fit is poor (a radius far from 3 sigma), multi-rate above. */
   p.sigma_x = p.sigma_y = 7.0;
   p.radius_x = p.radius_y = 21;
   CF_CHECK (!cf_gaussian_uses_multirate (&p));
+  p.radius_x = p.radius_y = CF_GM_MIN_RADIUS - 1;
+  p.sigma_x = p.sigma_y = p.radius_x / 3.0;
+  CF_CHECK (!cf_gaussian_uses_multirate (&p));
+  p.radius_x = p.radius_y = CF_GM_MIN_RADIUS;
+  p.sigma_x = p.sigma_y = p.radius_x / 3.0;
+  CF_CHECK (cf_gaussian_uses_multirate (&p));
   p.sigma_x = p.sigma_y = 20.0;
   p.radius_x = p.radius_y = 60;
   CF_CHECK (cf_gaussian_uses_multirate (&p));
@@ -71,7 +77,7 @@ main (void)
   p.radius_x = 300;
   CF_CHECK (!cf_gaussian_uses_multirate (&p));
   p.sigma_x = 100.0;
-  p.radius_x = 30;
+  p.radius_x = CF_GM_MIN_RADIUS;
   CF_CHECK (!cf_gaussian_uses_multirate (&p));
   return cf_test_finish (acc.passed, acc.failed);
 }
