@@ -215,7 +215,7 @@ run_format (Run * r, const Format * fm)
 static void
 sweep (const Format * formats, size_t nformats)
 {
-  static const double sigmas[] = { 0.8, 1, 1.5, 2, 5, 10, 20, 50, 100 };
+  static const double sigmas[] = { 0.8, 1, 1.5, 2, 5, 8, 10, 20, 50, 100 };
 
   printf ("### Sigma sweep, 3840x2160 (radius = ceil(3 sigma), clamp "
       "border; auto = what the element runs)\n\n");
