@@ -105,10 +105,11 @@ gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
 }
 
 /* Stage 1 along y, from a reach of 4 COL_SLICES (few grid samples, many
- * taps): grid sample (i, j = blockIdx.y) of the rows' plane's column i, the
- * taps split over the COL_SLICES threads threadIdx.y and summed through
- * shared memory. Columns from gw to the pitch get zeros: the padded taps
- * of stage 2 read them. */
+ * taps) or where a phase would need more than the 16 taps
+ * gm_columns_phased holds: grid sample (i, j = blockIdx.y) of the rows'
+ * plane's column i, the taps split over the COL_SLICES threads
+ * threadIdx.y and summed through shared memory. Columns from gw to the
+ * pitch get zeros: the padded taps of stage 2 read them. */
 template < int C > __global__ void
 __launch_bounds__ (32 * COL_SLICES)
 gm_columns (Planes in, int h, Planes out, int gw, int gh, unsigned mask,
