@@ -234,11 +234,7 @@ cf_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (st != CF_OK)
     return st;
   cudaStream_t stream = (cudaStream_t) exec->stream;
-  /* One-channel 8-bit planes stay on the register kernel: level at 4K
-   * GRAY8, and NV12 was 1.1x slower on the vector kernel (H100, 1080p 3x3
-   * 0.021 against 0.019 ms). */
   if (plan.width == plan.height && (plan.width == 3 || plan.width == 5)
-      && (src->depth > 8 || src->channels != 1)
       && cf_small_mask_fits (src, dst, plan.width / 2))
     return cf_small_mask_convolve (src, dst, &plan, params, stream);
   if (cf_convolve_small_fits (src, dst, &plan))

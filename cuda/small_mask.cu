@@ -1,8 +1,8 @@
 /* The variants of the vector kernel (small_mask.cuh) the filters run, and
  * the planes they run on: those where it beat the older kernels on an H100
  * (tests/micro_small_mask.cu, bench_gaussian masks, bench_convolve;
- * docs/performance.md). Elsewhere (8-bit 5x5, two-channel chroma, three
- * channels, 16-bit with several channels) the older kernels stay. */
+ * docs/performance.md). Elsewhere (one-channel 8-bit 5x5, three channels,
+ * 16-bit with several channels) the older kernels stay. */
 #include "small_mask.h"
 #include "small_mask.cuh"
 
@@ -19,46 +19,73 @@ vector_bytes ()
   return sizeof (T) == 1 ? 8 : 16;
 }
 
-/* Rows a thread down: fewer rows, more threads in flight. 4 beat 8 and 16
- * everywhere and 2 on most planes; 2 is faster for the full 16-bit 5x5
- * (H100, bench_convolve at 4K: 0.031 against 0.034 ms), slower for the
- * Gaussian's (bench_gaussian masks: 0.044-0.045 against 0.038). */
-template < typename T, int R, int MODE > constexpr int
+/* Rows a thread down (H100 and H200, tests/micro_small_mask and
+ * bench_convolve at 4K and 1080p). 8-bit samples (overlapping warps, rows
+ * loaded first): 2, but 1 for 3x3 masks on one- and two-channel planes of
+ * fewer than SMALL_PLANE samples (1080p GRAY8 3x3: 0.010 against 0.012 ms;
+ * at 4K 1 was 5% slower); 4 was slower everywhere. 16-bit samples: 4 for
+ * 3x3 and 2 for 5x5 (0.031 against 0.034 ms at 4K). */
+template < typename T, int R > constexpr int
 rows_down ()
 {
-  return sizeof (T) == 2 && R == 2 && MODE == FULL ? 2 : 4;
+  return sizeof (T) == 1 || R == 2 ? 2 : 4;
 }
 
-template < typename T, int C, int R, int MODE > void
+constexpr size_t SMALL_PLANE = (size_t) 1 << 22;
+
+template < typename T, int C, int R, int ROWS, unsigned CMASK > void
+launch_rows (const CfPlane * src, const CfPlane * dst, const CfMaskArgs & a,
+    cudaStream_t stream)
+{
+  constexpr int VB = vector_bytes < T > ();
+  /* the unsharp step in its own variant (the blur and convolution skip it) */
+  if (a.amount != 0.0f)
+    launch < T, C, R, VB, ROWS, CMASK, true > (src->data, src->stride,
+        dst->data, dst->stride, src->width, src->height, a, stream);
+  else
+    launch < T, C, R, VB, ROWS, CMASK > (src->data, src->stride, dst->data,
+        dst->stride, src->width, src->height, a, stream);
+}
+
+template < typename T, int C, int R, unsigned CMASK = 0xFu > void
 launch_vector (const CfPlane * src, const CfPlane * dst, const CfMaskArgs & a,
     cudaStream_t stream)
 {
-  launch < T, C, R, MODE, vector_bytes < T > (), rows_down < T, R, MODE > () >
-      (src->data, src->stride, dst->data, dst->stride, src->width,
-      src->height, a, stream);
+  if constexpr (sizeof (T) == 1 && R == 1 && C <= 2) {
+    if ((size_t) src->width * C * src->height < SMALL_PLANE) {
+      launch_rows < T, C, R, 1, CMASK > (src, dst, a, stream);
+      return;
+    }
+  }
+  launch_rows < T, C, R, rows_down < T, R > (), CMASK > (src, dst, a, stream);
 }
 
-/* The planes cf_small_mask_fits lets through: one channel at 16 bits (3x3
- * and 5x5), one or four at 8 bits (3x3 only). */
-template < int MODE > CfStatus
+template < typename T, int C, unsigned CMASK = 0xFu > void
+launch_radius (const CfPlane * src, const CfPlane * dst, int r,
+    const CfMaskArgs & a, cudaStream_t stream)
+{
+  if (r <= 1)
+    launch_vector < T, C, 1, CMASK > (src, dst, a, stream);
+  else
+    launch_vector < T, C, 2, CMASK > (src, dst, a, stream);
+}
+
+/* The planes cf_small_mask_fits lets through. */
+CfStatus
 launch_plane (const CfPlane * src, const CfPlane * dst, int r,
     const CfMaskArgs & a, cudaStream_t stream)
 {
-  if (src->depth > 8) {
-    if (r <= 1)
-      launch_vector < unsigned short, 1, 1, MODE > (src, dst, a, stream);
-    else
-      launch_vector < unsigned short, 1, 2, MODE > (src, dst, a, stream);
-  } else if (src->channels == 1) {
-    launch_vector < unsigned char, 1, 1, MODE > (src, dst, a, stream);
-  } else if (!(a.mask & 8u)) {
+  if (src->depth > 8)
+    launch_radius < unsigned short, 1 > (src, dst, r, a, stream);
+  else if (src->channels == 1)
+    launch_vector < unsigned char, 1, 1 > (src, dst, a, stream);
+  else if (src->channels == 2)
+    launch_radius < unsigned char, 2 > (src, dst, r, a, stream);
+  else if (!(a.mask & 8u))
     /* the fourth channel (alpha) copied: not computed at all */
-    launch < unsigned char, 4, 1, MODE, vector_bytes < unsigned char > (),
-        rows_down < unsigned char, 1, MODE > (), 7u > (src->data, src->stride,
-        dst->data, dst->stride, src->width, src->height, a, stream);
-  } else {
-    launch_vector < unsigned char, 4, 1, MODE > (src, dst, a, stream);
-  }
+    launch_radius < unsigned char, 4, 7u > (src, dst, r, a, stream);
+  else
+    launch_radius < unsigned char, 4 > (src, dst, r, a, stream);
   return cf_launch_status ();
 }
 
@@ -70,7 +97,8 @@ cf_small_mask_fits (const CfPlane * src, const CfPlane * dst, int radius)
   const unsigned vb = src->depth > 8 ? vector_bytes < unsigned short > () :
       vector_bytes < unsigned char > ();
   const bool taken = src->depth > 8 ? src->channels == 1 && radius <= 2 :
-      radius == 1 && (src->channels == 1 || src->channels == 4);
+      src->channels == 1 ? radius == 1 :
+      (src->channels == 2 || src->channels == 4) && radius <= 2;
   return taken && ((uintptr_t) src->data | (uintptr_t) dst->data |
       src->stride | dst->stride) % vb == 0;
 }
@@ -81,7 +109,7 @@ cf_small_mask_gaussian (const CfPlane * src, const CfPlane * dst,
 {
   const CfMaskArgs a = cf_mask_args_gaussian (dst, p);
   const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
-  return launch_plane < GAUSS > (src, dst, r, a, stream);
+  return launch_plane (src, dst, r, a, stream);
 }
 
 CfStatus
@@ -89,6 +117,6 @@ cf_small_mask_convolve (const CfPlane * src, const CfPlane * dst,
     const CfConvolvePlan * plan, const CfConvolveParams * params,
     cudaStream_t stream)
 {
-  return launch_plane < FULL > (src, dst, plan->width / 2,
+  return launch_plane (src, dst, plan->width / 2,
       cf_mask_args_convolve (dst, plan, params), stream);
 }

@@ -3,18 +3,23 @@
  *
  * A thread owns one VB-byte vector of a row (small_mask.cu runs 8 bytes of
  * 8-bit samples, 16 of 16-bit ones: 8 samples) down a strip of ROWS rows.
- * Each input row is one aligned vector load per thread; the R pixels
- * either side come from the neighbouring lanes' vectors (warp shuffles),
- * and only lane 0, lane 31 and the row's last vector load the words beyond
- * (L1 or L2 hits: the neighbouring warps load them too). Rows slide through
- * registers: the Gaussian keeps the last 2R + 1 horizontally filtered rows
- * (symmetric taps folded), the full mask an accumulator per output row, so
- * a strip reads each of its rows once plus 2R halo rows (L2 hits: the
- * strip below runs next). Samples become floats by a byte permute under
- * 2^23 and results are rounded and clamped as 2^23 + value, without the
- * quarter-rate conversions. Vectors that reach past a row's ends read
- * sample by sample through the border mode, so any width works; rows must
- * start VB-aligned (cf_small_mask_fits).
+ * The R pixels either side of a vector come from the neighbouring lanes
+ * (warp shuffles). On 8-bit samples a warp's 32 vectors overlap its
+ * neighbours' by one on each side: lanes 1 to 30 write, lanes 0 and 31 only
+ * load the halo the others need, so no lane waits on a halo load of its own,
+ * and where they fit (AHEAD) a thread issues its strip's loads (one aligned
+ * vector a row) before it filters any row, so they are in flight together.
+ * On 16-bit samples all 32 lanes write and lanes 0 and 31 (and the row's
+ * last vector) load the words beyond. Each input row adds its taps to an
+ * accumulator per output row of the strip, so a strip reads each of its rows
+ * once plus 2R halo rows (L2 hits: the strip below runs next). The Gaussian
+ * runs as its full mask too (the outer product of its half kernels, then the
+ * unsharp step): the separable form, which kept 2R + 1 filtered rows in
+ * registers, was slower on every plane measured (tests/micro_small_mask.cu).
+ * Samples become floats by a byte permute under 2^23 and results are rounded
+ * and clamped as 2^23 + value, without the quarter-rate conversions. Vectors
+ * that reach past a row's ends read sample by sample through the border
+ * mode, so any width works; rows must start VB-aligned (cf_small_mask_fits).
  *
  * Included by small_mask.cu (the variants the filters use) and by the
  * microbenchmark tests/micro_small_mask.cu (the variants measured). */
@@ -28,7 +33,21 @@
 
 namespace cf_small_mask {
 
-enum Mode { GAUSS = 0, FULL = 1 };
+/* Whether warps overlap (8-bit samples: H100 and H200,
+ * tests/micro_small_mask and bench_convolve; on 16-bit ones the overlap
+ * was level on 3x3 and 1.2x slower on the full 5x5). */
+template < typename T > __host__ __device__ constexpr bool
+overlapping ()
+{
+  return sizeof (T) == 1;
+}
+
+/* Vectors a warp writes: lanes 1 to 30 where warps overlap, else all. */
+template < typename T > __host__ __device__ constexpr int
+warp_vectors ()
+{
+  return overlapping < T > ()? 30 : 32;
+}
 
 
 template < int VB > struct Vec;
@@ -104,8 +123,8 @@ load_words (unsigned *w, const T * row, int s, int samples, int width,
 /* CMASK: the channels computed (C dividing the vector's samples); the
  * others are copied whatever a.mask says, so RGBA with alpha left as it
  * is skips a quarter of the arithmetic. */
-template < typename T, int C, int R, int MODE, int VB, int ROWS,
-    unsigned CMASK = 0xFu > __global__ void
+template < typename T, int C, int R, int VB, int ROWS,
+    unsigned CMASK = 0xFu, bool SHARPEN = false > __global__ void
 __launch_bounds__ (128)
 kernel (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
@@ -119,6 +138,11 @@ kernel (const void *__restrict__ src, size_t src_stride,
   constexpr int NW = (H + SW - 1) / SW; /* halo words a side */
   constexpr int E = NW * SW;    /* samples loaded a side */
   constexpr int N = V + 2 * E;
+  constexpr bool OVERLAP = overlapping < T > ();
+  constexpr int WV = warp_vectors < T > ();
+  /* Every row's load issued before the first row is filtered, where warps
+   * overlap and the strip's words fit 16 registers. */
+  constexpr bool AHEAD = OVERLAP && (ROWS + 2 * R) * W <= 16;
   static_assert (NW <= W, "the halo fits one neighbouring vector");
   static_assert (CMASK == 0xFu || V % C == 0, "channels known per sample");
   auto computed =[](int i) {
@@ -127,17 +151,34 @@ kernel (const void *__restrict__ src, size_t src_stride,
 
   const int lane = threadIdx.x % 32;
   const int samples = width * C;
-  const int s0 = (blockIdx.x * blockDim.x + threadIdx.x) * V;
-  if ((s0 - lane * V) >= samples)
+  /* the thread's vector; the warp's first lies inside the row */
+  const int s0 = (OVERLAP ? (blockIdx.x * blockDim.x + threadIdx.x) / 32 * WV +
+      lane - 1 : blockIdx.x * blockDim.x + threadIdx.x) * V;
+  if (s0 - (lane - OVERLAP) * V >= samples)
     return;                     /* the whole warp lies past the row */
   const int y0 = blockIdx.y * ROWS;
-  const bool writes = s0 < samples;
+  const bool writes = (!OVERLAP || (lane > 0 && lane < 31)) && s0 < samples;
+  /* Without the overlap, lanes past the row load nothing: the row's last
+   * vector reads its right halo itself, as lane 31 does. */
+  const bool loads = OVERLAP || writes;
   const bool whole = s0 + V <= samples;
   const float top = 8388608.0f + a.max; /* the largest result, biased */
 
-  float hwin[MODE == GAUSS ? K : 1][V] = { };  /* GAUSS: filtered rows y-2R..y */
-  float acc[MODE == FULL ? ROWS : 1][V];        /* FULL: output rows */
+  float acc[ROWS][V];           /* the strip's output rows */
   unsigned raw[R + 1][W] = { };       /* unfiltered rows y - R .. y */
+  /* Rows are loaded at the thread's vector (the overlap's edge lanes'
+   * through the border mode where they lie outside the row). */
+  unsigned ahead[AHEAD ? ROWS + 2 * R : 1][AHEAD ? W : 1];
+  if constexpr (AHEAD) {
+#pragma unroll
+    for (int j = 0; j < ROWS + 2 * R; j++) {
+      const int y = y0 - R + j;
+      if (y - R < height)
+        load_words < T, C, W > (ahead[j], cf_row < T > (src, src_stride,
+                cf_border_index (y, height, a.border)), s0, samples, width,
+            a.border);
+    }
+  }
 
 #pragma unroll
   for (int j = 0; j < ROWS + 2 * R; j++) {
@@ -146,20 +187,26 @@ kernel (const void *__restrict__ src, size_t src_stride,
       break;                    /* uniform: no output row left */
     const T *row = cf_row < T > (src, src_stride,
         cf_border_index (y, height, a.border));
-    /* Lanes past the row load nothing: the row's last vector reads its
-     * right halo itself, as lane 31 does. */
-    unsigned w[W] = { }, l[NW], r[NW];
-    if (writes)
+    unsigned w[W] = { };
+    if constexpr (AHEAD) {
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        w[k] = ahead[j][k];
+    } else if (loads) {
       load_words < T, C, W > (w, row, s0, samples, width, a.border);
+    }
+    unsigned l[NW], r[NW];
 #pragma unroll
     for (int k = 0; k < NW; k++) {
       l[k] = __shfl_up_sync (0xffffffffu, w[W - NW + k], 1);
       r[k] = __shfl_down_sync (0xffffffffu, w[k], 1);
     }
-    if (lane == 0)
-      load_words < T, C, NW > (l, row, s0 - E, samples, width, a.border);
-    if (lane == 31 || (writes && s0 + V >= samples))
-      load_words < T, C, NW > (r, row, s0 + V, samples, width, a.border);
+    if (!OVERLAP) {
+      if (lane == 0)
+        load_words < T, C, NW > (l, row, s0 - E, samples, width, a.border);
+      if (lane == 31 || (writes && s0 + V >= samples))
+        load_words < T, C, NW > (r, row, s0 + V, samples, width, a.border);
+    }
     float f[N];
 #pragma unroll
     for (int k = 0; k < NW; k++)
@@ -183,49 +230,26 @@ kernel (const void *__restrict__ src, size_t src_stride,
     for (int k = 0; k < W; k++)
       raw[R][k] = w[k];
 
-    int yo;                     /* the output row complete after this row */
-    if (MODE == GAUSS) {
+    /* input row j is row ky of output row j - ky of the strip */
 #pragma unroll
-      for (int t = 0; t < 2 * R; t++)
-#pragma unroll
-        for (int i = 0; i < V; i++)
-          hwin[t][i] = hwin[t + 1][i];
+    for (int ky = 0; ky < K; ky++) {
+      const int o = j - ky;
+      if (o < 0 || o >= ROWS)
+        continue;
 #pragma unroll
       for (int i = 0; i < V; i++) {
         if (!computed (i))
           continue;
-        const int c = E + i;
-        float s = a.wx[0] * f[c];
+        float s = ky == 0 ? 0.0f : acc[o][i];
 #pragma unroll
-        for (int t = 1; t <= R; t++)
-          s = fmaf (a.wx[t], f[c - t * C] + f[c + t * C], s);
-        hwin[2 * R][i] = s;
+        for (int kx = 0; kx < K; kx++)
+          s = fmaf (a.taps[ky * K + kx], f[E + i + (kx - R) * C], s);
+        acc[o][i] = s;
       }
-      yo = y - R;
-      if (j < 2 * R)
-        continue;
-    } else {
-      const int jo = j;         /* input row j is row ky of output jo - ky */
-#pragma unroll
-      for (int ky = 0; ky < K; ky++) {
-        const int o = jo - ky;
-        if (o < 0 || o >= ROWS)
-          continue;
-#pragma unroll
-        for (int i = 0; i < V; i++) {
-          if (!computed (i))
-            continue;
-          float s = ky == 0 ? 0.0f : acc[o][i];
-#pragma unroll
-          for (int kx = 0; kx < K; kx++)
-            s = fmaf (a.taps[ky * K + kx], f[E + i + (kx - R) * C], s);
-          acc[o][i] = s;
-        }
-      }
-      if (j < 2 * R)
-        continue;
-      yo = y - R;
     }
+    if (j < 2 * R)
+      continue;
+    const int yo = y - R;       /* the output row complete after this row */
     if (yo >= height || !writes)
       continue;
     const int o = j - 2 * R;
@@ -243,18 +267,11 @@ kernel (const void *__restrict__ src, size_t src_stride,
         res[i] = in_bits;
         continue;
       }
-      float v;
-      if (MODE == GAUSS) {
-        float s = a.wy[0] * hwin[R][i];
-#pragma unroll
-        for (int t = 1; t <= R; t++)
-          s = fmaf (a.wy[t], hwin[R - t][i] + hwin[R + t][i], s);
-        v = cf_gaussian_finish (__uint_as_float (in_bits) - 8388608.0f, s,
+      float v = acc[o][i] + a.offset;
+      v = a.absolute ? fabsf (v) : v;
+      if (SHARPEN)
+        v = cf_gaussian_finish (__uint_as_float (in_bits) - 8388608.0f, v,
             a.amount, a.threshold);
-      } else {
-        v = acc[o][i] + a.offset;
-        v = a.absolute ? fabsf (v) : v;
-      }
       const float q = fminf (fmaxf (__fadd_rz (v + 0.5f, 8388608.0f),
               8388608.0f), top);
       const bool filtered = (a.mask >> ((s0 + i) % C)) & 1u;
@@ -289,18 +306,18 @@ kernel (const void *__restrict__ src, size_t src_stride,
  * the grid). */
 constexpr int BLOCK = 128;
 
-template < typename T, int C, int R, int MODE, int VB, int ROWS,
-    unsigned CMASK = 0xFu > void
+template < typename T, int C, int R, int VB, int ROWS,
+    unsigned CMASK = 0xFu, bool SHARPEN = false > void
 launch (const void *src, size_t src_stride, void *dst, size_t dst_stride,
     int width, int height, const CfMaskArgs & a, cudaStream_t stream)
 {
   constexpr int V = VB / sizeof (T);
   const int vectors = (width * C + V - 1) / V;
-  /* whole warps: the lanes past the row supply the last lane's halo */
-  const int threads = (vectors + 31) / 32 * 32;
+  constexpr int WV = warp_vectors < T > ();
+  const int threads = (vectors + WV - 1) / WV * 32;
   const dim3 grid ((threads + BLOCK - 1) / BLOCK,
       (height + ROWS - 1) / ROWS);
-  kernel < T, C, R, MODE, VB, ROWS, CMASK > <<<grid, BLOCK, 0, stream>>> (src,
+  kernel < T, C, R, VB, ROWS, CMASK, SHARPEN > <<<grid, BLOCK, 0, stream>>> (src,
       src_stride, dst, dst_stride, width, height, a);
 }
 

@@ -9,7 +9,7 @@
 
 struct CfMaskArgs {
   float wx[3], wy[3];           /* Gaussian: half kernels w[0..2], zero-padded */
-  float taps[25];               /* convolution: K x K, row-major */
+  float taps[25];               /* K x K, row-major (the Gaussian's: wy wx) */
   float offset;                 /* convolution: added to the sum */
   int absolute;                 /* convolution: |sum + offset| */
   float amount, threshold;      /* Gaussian: unsharp mask (cf_gaussian_finish) */
@@ -28,6 +28,12 @@ cf_mask_args_gaussian (const CfPlane * dst, const CfGaussianParams * p)
     cf_gaussian_weights (p->sigma_x, p->radius_x, a.wx);
   if (p->radius_y > 0)
     cf_gaussian_weights (p->sigma_y, p->radius_y, a.wy);
+  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
+  const int k = 2 * r + 1;
+  for (int y = 0; y < k; y++)
+    for (int x = 0; x < k; x++)
+      a.taps[y * k + x] = a.wy[y < r ? r - y : y - r] *
+          a.wx[x < r ? r - x : x - r];
   a.max = (float) cf_plane_max (dst);
   a.amount = (float) p->sharpen;
   a.threshold = (float) (p->threshold * a.max);

@@ -1,29 +1,28 @@
 /* Microbenchmark of cuda/small_mask.cuh's variants (vector bytes VB, rows
- * a thread ROWS) at 3840x2160 against the device-to-device copy (the
+ * a thread ROWS) at 3840x2160 (or a size given) against the device-to-device copy (the
  * floor), on rotating frames; every variant's output checked against a
  * plain C++ reference. Built by meson on request (ninja
- * tests/micro_small_mask), run by hand on a GPU; a variant is added to
- * variants () below.
- * Results (H100, 2026-11-26, ms / copy floor at 4K): 16-byte vectors on
- * 8-bit samples 4.4-12x; 8-byte ones, ROWS 4: GRAY8 3x3 1.58-1.71x, 5x5
- * 2.5-3.0x, RGBA 3x3 1.43-1.68x, 5x5 3.8-4.3x; 16-bit 16-byte vectors,
- * ROWS 4: 3x3 0.93-1.03x, 5x5 1.42-1.63x. ROWS 2 was better on the 16-bit
- * full 5x5 (1.33x) and the NV12 chroma plane, worse or level elsewhere;
- * ROWS 8 and 16 lost everywhere. Issue 27 (second pass, same day) tried
- * each thread loading its rows AHEAD rows before filtering them (all rows
- * through the border mode, no early exit): ROWS 4 AHEAD 2 was level
- * (GRAY8 Gaussian 3x3 1.78x against 1.71x, full 5x5 2.45x against 2.53x,
- * NV12 chroma 3x3 1.68x against 1.77x, RGBA full 5x5 3.97x against
- * 3.78x), ROWS 8 AHEAD 4 slower everywhere (GRAY8 Gaussian 3x3 2.89x,
- * 108 registers against 72), 16-byte vectors with AHEAD 4 2.7-6.5x: not
- * kept. A copy of the kernel with __launch_bounds__ (128, 8), 64 registers
- * (against 72-128), ran in the same GPU call as this file's ROWS 4
- * (ms): RGBA full 5x5 0.140 against 0.161 (the word kernel 0.151 in
- * bench_convolve the call before), RGBA Gaussian 5x5 0.141 against 0.183
- * (the tile kernel 0.102), GRAY8 full 5x5 0.0340 against 0.0347, 3x3
- * level (GRAY8 full 0.0214 against 0.0218); at (128, 12), 40 registers,
- * 1.4-2.3x slower.
- * Not in the kernel yet (its routing not measured in the benches). */
+ * tests/micro_small_mask), run by hand on a GPU (`micro_small_mask
+ * [WIDTH HEIGHT]`); a variant is added to variants () below.
+ * Earlier results (H100, 2026-11-26, ms / copy floor at 4K), with lanes 0
+ * and 31 loading their own halo words and each row loaded as it was
+ * filtered: 16-byte vectors on 8-bit samples 4.4-12x; 8-byte ones, ROWS 4:
+ * GRAY8 3x3 1.58-1.71x, 5x5 2.5-3.0x, RGBA 3x3 1.43-1.68x, 5x5 3.8-4.3x;
+ * 16-bit 16-byte vectors, ROWS 4: 3x3 0.93-1.03x, 5x5 1.42-1.63x; ROWS 8
+ * and 16 lost everywhere; rows loaded AHEAD rows early level or slower;
+ * 4-byte vectors on 8-bit samples 1.75-3.6x (slower everywhere).
+ * Then (same day, night session) the kernel as it is now: warps
+ * overlapping by a vector each side (no lane loads a halo of its own) and
+ * every row of the strip loaded before filtering. In one run against the
+ * old kernel at ROWS 4: GRAY8 full 3x3 0.0217 -> 0.0185 ms (1.34x the
+ * copy) at ROWS 2, Gaussian 3x3 0.0237 -> 0.0218, RGBA full 3x3 0.0613 ->
+ * 0.0504, Gaussian 3x3 0.0717 -> 0.0548, full 5x5 0.161 -> 0.086,
+ * Gaussian 5x5 0.183 -> 0.093, GRAY16 3x3 level or 7-9% faster, NV12
+ * chroma full 3x3 0.0148 -> 0.0129; ROWS 1 and 3 were within 5% of 2
+ * (RGBA 3x3 4% faster at 3), 16-byte vectors on 8-bit samples still
+ * slower (1.5-5x). The overlap alone (rows loaded as before) gave most of
+ * the 5x5 gains and about half of the 3x3 ones.
+ */
 #include "small_mask.cuh"
 
 #include <algorithm>
@@ -34,6 +33,10 @@
 #include <vector>
 
 using namespace cf_small_mask;
+
+/* The Gaussian's masks (outer products of half kernels, no offset) or
+ * random full ones with an offset. */
+enum Mode { GAUSS = 0, FULL = 1 };
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
   fprintf (stderr, "%s: %s\n", #x, cudaGetErrorString (e_)); exit (1); } } while (0)
@@ -155,13 +158,13 @@ check (const Frames & f, int slot, const std::vector < T > &ref)
   return bad ? worst : 0;
 }
 
-template < typename T, int C, int R, int MODE, int VB, int ROWS,
+template < typename T, int C, int R, int VB, int ROWS,
     unsigned CMASK = (C == 4 ? 7u : 0xFu) > static void
-variant (const char *fmt, const Frames & f, const CfMaskArgs & a, double floor,
+variant (int mode, const char *fmt, const Frames & f, const CfMaskArgs & a, double floor,
     const std::vector < T > &ref)
 {
   auto fn =[&](int i) {
-    launch < T, C, R, MODE, VB, ROWS, CMASK > (f.src[i], f.ss, f.dst[i], f.ds, f.w,
+    launch < T, C, R, VB, ROWS, CMASK > (f.src[i], f.ss, f.dst[i], f.ds, f.w,
         f.h, a, 0);
   };
   CK (cudaMemset2D (f.dst[0], f.ds, 0, (size_t) f.w * C * sizeof (T), f.h));
@@ -170,28 +173,25 @@ variant (const char *fmt, const Frames & f, const CfMaskArgs & a, double floor,
   int bad = check < T > (f, 0, ref);
   double ms = median_ms (fn);
   cudaFuncAttributes at;
-  CK (cudaFuncGetAttributes (&at, kernel < T, C, R, MODE, VB, ROWS, CMASK >));
+  CK (cudaFuncGetAttributes (&at, kernel < T, C, R, VB, ROWS, CMASK >));
   printf ("| %s | %s %dx%d | VB %d ROWS %d | %.4f | %.4f | %.2f | %d | %s |\n",
-      fmt, MODE == GAUSS ? "gauss" : "full", 2 * R + 1, 2 * R + 1, VB, ROWS,
+      fmt, mode == GAUSS ? "gauss" : "full", 2 * R + 1, 2 * R + 1, VB, ROWS,
       ms, floor, ms / floor, at.numRegs, bad ? "MISMATCH" : "ok");
   if (bad)
     printf ("  worst difference %d\n", bad);
   fflush (stdout);
 }
 
-template < typename T, int C, int R, int MODE > static void
-variants (const char *fmt, const Frames & f, const CfMaskArgs & a, double floor)
+template < typename T, int C, int R > static void
+variants (int mode, const char *fmt, const Frames & f, const CfMaskArgs & a,
+    double floor)
 {
-  auto ref = reference < T > (f, a, R, MODE);
-  /* 16-byte vectors on 8-bit samples and ROWS 8 or 16 lost everywhere
-   * (the results above) */
-  if constexpr (sizeof (T) == 1) {
-    variant < T, C, R, MODE, 8, 2 > (fmt, f, a, floor, ref);
-    variant < T, C, R, MODE, 8, 4 > (fmt, f, a, floor, ref);
-  } else {
-    variant < T, C, R, MODE, 16, 2 > (fmt, f, a, floor, ref);
-    variant < T, C, R, MODE, 16, 4 > (fmt, f, a, floor, ref);
-  }
+  auto ref = reference < T > (f, a, R, mode);
+  /* 16-byte vectors on 8-bit samples lost everywhere (the results above) */
+  constexpr int VB = sizeof (T) == 1 ? 8 : 16;
+  variant < T, C, R, VB, 1 > (mode, fmt, f, a, floor, ref);
+  variant < T, C, R, VB, 2 > (mode, fmt, f, a, floor, ref);
+  variant < T, C, R, VB, 4 > (mode, fmt, f, a, floor, ref);
 }
 
 static CfMaskArgs
@@ -210,7 +210,8 @@ args (int R, int mode, unsigned mask, float max)
   for (int i = 0; i < K * K; i++)
     tsum += fabsf (a.taps[i] = (float) (rand () % 64 - 20) / 64.0f);
   for (int i = 0; i < K * K; i++)
-    a.taps[i] /= tsum;
+    a.taps[i] = mode == GAUSS ? a.wy[abs (i / K - R)] * a.wx[abs (i % K - R)] :
+        a.taps[i] / tsum;
   a.offset = mode == FULL ? 0.1f * max : 0.0f;
   a.max = max;
   a.border = CF_BORDER_CLAMP;
@@ -225,11 +226,11 @@ format (const char *fmt, int w, int h, unsigned mask, bool gauss)
   const double floor = copy_ms (f);
   const float max = sizeof (T) == 1 ? 255.0f : 65535.0f;
   if (gauss) {
-    variants < T, C, 1, GAUSS > (fmt, f, args (1, GAUSS, mask, max), floor);
-    variants < T, C, 2, GAUSS > (fmt, f, args (2, GAUSS, mask, max), floor);
+    variants < T, C, 1 > (GAUSS, fmt, f, args (1, GAUSS, mask, max), floor);
+    variants < T, C, 2 > (GAUSS, fmt, f, args (2, GAUSS, mask, max), floor);
   }
-  variants < T, C, 1, FULL > (fmt, f, args (1, FULL, mask, max), floor);
-  variants < T, C, 2, FULL > (fmt, f, args (2, FULL, mask, max), floor);
+  variants < T, C, 1 > (FULL, fmt, f, args (1, FULL, mask, max), floor);
+  variants < T, C, 2 > (FULL, fmt, f, args (2, FULL, mask, max), floor);
   for (int i = 0; i < NF; i++) {
     cudaFree (f.src[i]);
     cudaFree (f.dst[i]);
@@ -237,13 +238,16 @@ format (const char *fmt, int w, int h, unsigned mask, bool gauss)
 }
 
 int
-main ()
+main (int argc, char **argv)
 {
-  printf ("| format | mask | variant | ms | copy ms | /floor | regs | check |\n"
-      "|---|---|---|---|---|---|---|---|\n");
-  format < unsigned char, 1 > ("GRAY8", 3840, 2160, 1, true);
-  format < unsigned short, 1 > ("GRAY16", 3840, 2160, 1, true);
-  format < unsigned char, 4 > ("RGBA", 3840, 2160, 7, true);
-  format < unsigned char, 2 > ("NV12-UV", 1920, 1080, 3, false);
+  /* the luma plane's size; chroma is half of it each way */
+  const int w = argc > 2 ? atoi (argv[1]) : 3840;
+  const int h = argc > 2 ? atoi (argv[2]) : 2160;
+  printf ("%dx%d\n\n| format | mask | variant | ms | copy ms | /floor | regs | check |\n"
+      "|---|---|---|---|---|---|---|---|\n", w, h);
+  format < unsigned char, 1 > ("GRAY8", w, h, 1, true);
+  format < unsigned short, 1 > ("GRAY16", w, h, 1, true);
+  format < unsigned char, 4 > ("RGBA", w, h, 7, true);
+  format < unsigned char, 2 > ("NV12-UV", w / 2, h / 2, 3, false);
   return 0;
 }
