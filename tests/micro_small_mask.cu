@@ -1,9 +1,9 @@
-/* Microbenchmark of cuda/small_mask.cuh's variants (vector bytes VB, rows
- * a thread ROWS) at 3840x2160 (or a size given) against the
- * device-to-device copy (the floor), on rotating frames; every variant's output checked against a
- * plain C++ reference. Built by meson on request (ninja
- * tests/micro_small_mask), run by hand on a GPU (`micro_small_mask
- * [WIDTH HEIGHT]`); a variant is added to variants () below.
+/* Microbenchmark of cuda/small_mask.cuh's variants (vector bytes VB, rows a
+ * thread ROWS) at 3840x2160 (or a size given) against the device-to-device
+ * copy (the floor), on rotating frames; every variant's output checked
+ * against a plain C++ reference. Built by meson on request (ninja
+ * tests/micro_small_mask), run by hand on a GPU (`micro_small_mask [WIDTH
+ * HEIGHT]`); a variant is added to variants () below.
  * Earlier results (H100, 2026-11-26, ms / copy floor at 4K), with lanes 0
  * and 31 loading their own halo words and each row loaded as it was
  * filtered: 16-byte vectors on 8-bit samples 4.4-12x; 8-byte ones, ROWS 4:
