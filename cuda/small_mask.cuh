@@ -152,7 +152,9 @@ kernel (const void *__restrict__ src, size_t src_stride,
 
   const int lane = threadIdx.x % 32;
   const int samples = width * C;
-  /* the thread's vector; the warp's first lies inside the row */
+  /* The thread's vector; the warp's first lies inside the row. Kept in
+   * this form: through a named thread or warp index the 16-bit variants
+   * took 72 registers instead of 64 and GRAY16 3x3 ran 8% slower. */
   const int s0 = (OVERLAP ? (blockIdx.x * blockDim.x + threadIdx.x) / 32 * WV +
       lane - 1 : blockIdx.x * blockDim.x + threadIdx.x) * V;
   if (s0 - (lane - OVERLAP) * V >= samples)
