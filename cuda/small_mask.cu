@@ -23,15 +23,16 @@ vector_bytes ()
  * bench_convolve at 4K and 1080p). 8-bit samples (overlapping warps, rows
  * loaded first): 2, but 1 for 3x3 masks on one- and two-channel planes of
  * fewer than SMALL_PLANE samples (1080p GRAY8 3x3: 0.010 against 0.012 ms;
- * at 4K 1 was 5% slower); 4 was slower everywhere. 16-bit samples: 4 for
- * 3x3 and 2 for 5x5 (0.031 against 0.034 ms at 4K). */
+ * 1 was 5% slower on 4K GRAY8 and 3% on 4K NV12's chroma in the
+ * microbenchmark, NV12 level in bench_convolve); 4 was slower everywhere.
+ * 16-bit samples: 4 for 3x3 and 2 for 5x5 (0.031 against 0.034 ms at 4K). */
 template < typename T, int R > constexpr int
 rows_down ()
 {
   return sizeof (T) == 1 || R == 2 ? 2 : 4;
 }
 
-constexpr size_t SMALL_PLANE = (size_t) 1 << 22;
+constexpr size_t SMALL_PLANE = (size_t) 1 << 21;
 
 template < typename T, int C, int R, int ROWS, unsigned CMASK > void
 launch_rows (const CfPlane * src, const CfPlane * dst, const CfMaskArgs & a,

@@ -233,6 +233,18 @@ main (void)
         }
   presets (step, &n);
   vector_edges (step, &n);
+  /* The vector kernel's rows a thread by plane size (cuda/small_mask.cu):
+   * 3x3 on one- and two-channel 8-bit planes takes 1 row below 2^21
+   * samples, 2 from there (widths ending inside a vector). */
+  cf_test_device_stride_multiple (8);
+  for (int c = 1; c <= 2; c++) {
+    if (n++ % step)
+      continue;
+    random_kernel (&p, 3, 3, 0, n % 5);
+    check (2053 / c, 1031, c, 8, c == 1 ? 0x1 : 0x3, &p, kind_name (0),
+        c == 1 ? CF_BORDER_CLAMP : CF_BORDER_MIRROR);
+  }
+  cf_test_device_stride_multiple (0);
   /* every square separable size (each is compiled on its own) */
   for (int k = 1; k <= CF_CONVOLVE_MAX_SIDE; k += 2)
     for (int l = 0; l < 3; l++) {
