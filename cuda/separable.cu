@@ -504,6 +504,19 @@ template < typename T, int W > struct Raw {
     else
       return ((unsigned) v >> (i * SB)) & MASK;
   }
+  /* cf_sample_float (sample (v, i)) with one byte permute building
+   * 0x4B000000 | sample in place of a shift, a mask and an or. */
+  static __device__ __forceinline__ float sample_float (type v, int i)
+  {
+    unsigned w;
+    if constexpr (BYTES == 8)
+      w = i * SB < 32 ? v.x : v.y;
+    else
+      w = (unsigned) v;
+    const int b = i * SB % 32 / 8;      /* the sample's first byte */
+    const unsigned sel = SB == 8 ? b | 0x7440u : b | (b + 1) << 4 | 0x7400u;
+    return __uint_as_float (__byte_perm (w, 0x4B000000u, sel)) - 8388608.0f;
+  }
   static __device__ __forceinline__ type pack (const unsigned (&s)[W])
   {
     if constexpr (BYTES == 8) {
@@ -569,10 +582,10 @@ template < typename T, int C, int R > struct Ahead {
       const int e = threadIdx.x + k * THREADS;
       if (e < CH * L::NV)
         *(float4 *) (in + e / L::NV * L::IP + 4 * (e % L::NV)) =
-            make_float4 (cf_sample_float (Raw < T, 4 >::sample (v[k], 0)),
-            cf_sample_float (Raw < T, 4 >::sample (v[k], 1)),
-            cf_sample_float (Raw < T, 4 >::sample (v[k], 2)),
-            cf_sample_float (Raw < T, 4 >::sample (v[k], 3)));
+            make_float4 (Raw < T, 4 >::sample_float (v[k], 0),
+            Raw < T, 4 >::sample_float (v[k], 1),
+            Raw < T, 4 >::sample_float (v[k], 2),
+            Raw < T, 4 >::sample_float (v[k], 3));
     }
   }
 };
@@ -614,11 +627,12 @@ rows (const float *in, float *out, const Args & a)
 }
 
 /* An output sample as T: finished, rounded half up, clamped (rounding by
- * adding 2^23 toward zero: no float-to-int conversion). */
-__device__ __forceinline__ unsigned
+ * adding 2^23 toward zero: no float-to-int conversion). SHARPEN: amount is
+ * not 0 (the unsharp mask). */
+template < bool SHARPEN > __device__ __forceinline__ unsigned
 finish (float v, float in, const Args & a)
 {
-  if (a.amount != 0.0f)
+  if constexpr (SHARPEN)
     v = cf_gaussian_finish (in, v, a.amount, a.threshold);
   v += a.offset;
   if (a.absolute)
@@ -629,7 +643,8 @@ finish (float v, float in, const Args & a)
 
 /* The columns pass: output rows y0 .. y0 + m - 1 from rows
  * 0 .. m + 2 R - 1 of h. */
-template < typename T, int C, int R, int FM > __device__ __forceinline__ void
+template < typename T, int C, int R, int FM, bool SHARPEN >
+__device__ __forceinline__ void
 cols (const float *h, const void *src, size_t sstride, void *dst,
     size_t dstride, int width, int s0, int y0, int m, const Args & a)
 {
@@ -671,35 +686,40 @@ cols (const float *h, const void *src, size_t sstride, void *dst,
   }
   const bool full = s + W <= samples;
   const unsigned all = (1u << C) - 1;
-  const bool need_src = a.amount != 0.0f || (a.mask & all) != all;
+  const bool need_src = SHARPEN || (a.mask & all) != all;
+  const T *srow = cf_row < T > (src, sstride, y0 + r0) + s;
+  T *drow = cf_row < T > (dst, dstride, y0 + r0) + s;
+  /* every row's source samples are loaded before the first is used, so
+   * that their latencies overlap */
+  V in[VV];
 #pragma unroll
   for (int o = 0; o < VV; o++) {
-    if (r0 + o >= m)
-      break;
-    const int y = y0 + r0 + o;
-    const T *srow = cf_row < T > (src, sstride, y) + s;
-    T *drow = cf_row < T > (dst, dstride, y) + s;
-    unsigned in[W], out[W];
-#pragma unroll
-    for (int e = 0; e < W; e++)
-      in[e] = 0;
-    if (need_src) {
+    unsigned u[W] = { };
+    in[o] = Raw < T, W >::pack (u);
+    if (need_src && r0 + o < m) {
+      const T *sr = (const T *) ((const unsigned char *) srow + o * sstride);
       if (full) {
-        const V v = *(const V *) srow;
-#pragma unroll
-        for (int e = 0; e < W; e++)
-          in[e] = Raw < T, W >::sample (v, e);
+        in[o] = *(const V *) sr;
       } else {
 #pragma unroll
         for (int e = 0; e < W; e++)
           if (s + e < samples)
-            in[e] = srow[e];
+            u[e] = sr[e];
+        in[o] = Raw < T, W >::pack (u);
       }
     }
+  }
 #pragma unroll
-    for (int e = 0; e < W; e++)
+  for (int o = 0; o < VV; o++) {
+    if (r0 + o >= m)
+      break;
+    unsigned out[W];
+#pragma unroll
+    for (int e = 0; e < W; e++) {
+      const unsigned i = Raw < T, W >::sample (in[o], e);
       out[e] = ((a.mask >> (e % C)) & 1) ?
-          finish (acc[o][e], cf_sample_float (in[e]), a) : in[e];
+          finish < SHARPEN > (acc[o][e], cf_sample_float (i), a) : i;
+    }
     if (full) {
       *(V *) drow = Raw < T, W >::pack (out);
     } else {
@@ -708,6 +728,7 @@ cols (const float *h, const void *src, size_t sstride, void *dst,
         if (s + e < samples)
           drow[e] = (T) out[e];
     }
+    drow = (T *) ((unsigned char *) drow + dstride);
   }
 }
 
@@ -750,8 +771,12 @@ kernel (const void *__restrict__ src, size_t sstride,
       next.load (src, sstride, width, height, s0, y + CH + R, a.border);
     rows < C, R, FM > (in, h + 2 * R * L::HP, a);
     __syncthreads ();
-    cols < T, C, R, FM > (h, src, sstride, dst, dstride, width, s0, y,
-        min (CH, y_end - y), a);
+    if (a.amount != 0.0f)
+      cols < T, C, R, FM, true > (h, src, sstride, dst, dstride, width, s0,
+          y, min (CH, y_end - y), a);
+    else
+      cols < T, C, R, FM, false > (h, src, sstride, dst, dstride, width, s0,
+          y, min (CH, y_end - y), a);
     if (y + CH >= y_end)
       break;
     __syncthreads ();
