@@ -33,6 +33,7 @@
 #include "gaussian_paths.h"     /* cf_gaussian_finish */
 #include "cf_kernel.cuh"
 #include "cf_dispatch.cuh"
+#include "cf_border_near.cuh"
 
 #include <algorithm>
 
@@ -536,9 +537,9 @@ template < typename T, int W > struct Raw {
 };
 
 /* 4 samples from sample s of a row, through the border mode where they
- * leave it. Out of line, as is far_row below: only the strips and chunks at
- * the plane's edges run them, and inlined into every load they made the
- * kernel larger and spill registers (RGBA, radius 15: 84 bytes). */
+ * leave it. Out of line, as cf_border_index_near's far rows: only the
+ * strips at the plane's edges run it, and inlined into every load it made
+ * the kernel larger and spill registers (RGBA, radius 15: 84 bytes). */
 template < typename T, int C > __device__ __noinline__ typename Raw < T, 4 >::type
 gather (const T * row, int s, int width, CfBorder border)
 {
@@ -549,19 +550,6 @@ gather (const T * row, int s, int width, CfBorder border)
     v[i] = row[cf_border_index (px, width, border) * C + s + i - px * C];
   }
   return Raw < T, 4 >::pack (v);
-}
-
-__device__ __noinline__ int
-far_row (int y, int height, CfBorder border)
-{
-  return cf_border_index (y, height, border);
-}
-
-/* cf_border_index for a row index. */
-__device__ __forceinline__ int
-border_row (int y, int height, CfBorder border)
-{
-  return (unsigned) y < (unsigned) height ? y : far_row (y, height, border);
 }
 
 /* A chunk of input (CH rows of the strip's WIN samples) in registers. */
@@ -582,7 +570,7 @@ template < typename T, int C, int R > struct Ahead {
       if (e < CH * L::NV) {
         const int i = e / L::NV, s = a0 + 4 * (e % L::NV);
         const T *row = cf_row < T > (src, stride,
-            border_row (y0 + i, height, border));
+            cf_border_index_near (y0 + i, height, border));
         v[k] = inside ? *(const V *) (row + s) :
             gather < T, C > (row, s, width, border);
       }

@@ -1,8 +1,8 @@
 /* The variants of the vector kernel (small_mask.cuh) the filters run, and
  * the planes they run on: those where it beat the older kernels on an H100
  * (tests/micro_small_mask.cu, bench_gaussian masks, bench_convolve;
- * docs/performance.md). Elsewhere (one-channel 8-bit 5x5, three channels,
- * 16-bit with several channels) the older kernels stay. */
+ * docs/performance.md). Elsewhere (three channels, 16-bit with several
+ * channels) the older kernels stay. */
 #include "small_mask.h"
 #include "small_mask.cuh"
 
@@ -79,7 +79,7 @@ launch_plane (const CfPlane * src, const CfPlane * dst, int r,
   if (src->depth > 8)
     launch_radius < unsigned short, 1 > (src, dst, r, a, stream);
   else if (src->channels == 1)
-    launch_vector < unsigned char, 1, 1 > (src, dst, a, stream);
+    launch_radius < unsigned char, 1 > (src, dst, r, a, stream);
   else if (src->channels == 2)
     launch_radius < unsigned char, 2 > (src, dst, r, a, stream);
   else if (!(a.mask & 8u))
@@ -97,9 +97,8 @@ cf_small_mask_fits (const CfPlane * src, const CfPlane * dst, int radius)
 {
   const unsigned vb = src->depth > 8 ? vector_bytes < unsigned short > () :
       vector_bytes < unsigned char > ();
-  const bool taken = src->depth > 8 ? src->channels == 1 && radius <= 2 :
-      src->channels == 1 ? radius == 1 :
-      (src->channels == 2 || src->channels == 4) && radius <= 2;
+  const bool taken = src->channels != 3 && (src->depth == 8
+      || src->channels == 1) && radius <= 2;
   return taken && ((uintptr_t) src->data | (uintptr_t) dst->data |
       src->stride | dst->stride) % vb == 0;
 }
