@@ -1,8 +1,17 @@
-/* Border indices for kernels that unroll many loads (CUDA only). */
+/* Border indices in kernels (CUDA only): the pixel of a sample index, and
+ * row indices for kernels that unroll many loads. */
 #ifndef CF_BORDER_NEAR_CUH
 #define CF_BORDER_NEAR_CUH
 
 #include "cf_border.h"
+
+/* a / b rounded toward minus infinity (b > 0): the pixel of sample a of
+ * b-channel samples, negative left of the plane. */
+__device__ __forceinline__ int
+cf_floor_div (int a, int b)
+{
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 /* cf_border_index for kernels that unroll many loads: the range check
  * inline, the arithmetic for an index outside [0, n) out of line. Inlined

@@ -20,6 +20,7 @@
 #include "small_mask.h"
 #include "separable.h"
 #include "cf_kernel.cuh"
+#include "cf_border_near.cuh"
 
 namespace {
 
@@ -53,12 +54,6 @@ smem_bytes (int kw, int kh, int channels)
   return sizeof (float) * (TILE_ROWS + kh - 1) * staged_pitch (kw, channels);
 }
 
-__device__ __forceinline__ int
-floor_div (int a, int b)
-{
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 /* Stages the block's input tile: row r, sample s of `in` is sample
  * s0 - rx C + s of row y0 - ry + r, through the border mode. Tiles whose
  * staged samples all lie inside their rows (all but the left and right
@@ -81,7 +76,7 @@ stage (float *in, const void *src, size_t stride, int width, int height,
     if (inside) {
       in[r * pitch + s] = cf_sample_float (row[a]);
     } else {
-      const int px = floor_div (a, C);
+      const int px = cf_floor_div (a, C);
       in[r * pitch + s] = cf_sample_float (row[cf_border_index (px, width,
                   border) * C + a - px * C]);
     }

@@ -8,6 +8,7 @@
  * plus 2R halo rows (mostly L2 hits), and writes each output once. */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
+#include "cf_border_near.cuh"
 #include "small_mask_args.h"
 
 #include <type_traits>
@@ -62,12 +63,6 @@ template <> struct Raw <unsigned short> {
   }
 };
 
-__device__ __forceinline__ int
-floor_div (int a, int b)
-{
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 /* Samples [s0, s0 + 4) of a row, those outside it through the border. */
 template < typename T, int C > __device__ __forceinline__ Raw < T >
 load_quad (const T * row, int s0, int width, CfBorder border)
@@ -79,7 +74,7 @@ load_quad (const T * row, int s0, int width, CfBorder border)
   }
 #pragma unroll
   for (int i = 0; i < 4; i++) {
-    const int px = floor_div (s0 + i, C);
+    const int px = cf_floor_div (s0 + i, C);
     r.set (i, row[cf_border_index (px, width, border) * C + s0 + i - px * C]);
   }
   return r;

@@ -13,6 +13,7 @@
  * pay off from radius 9 (docs/cudagaussianblur.md). */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
+#include "cf_border_near.cuh"
 #include "cf_dispatch.cuh"
 
 namespace {
@@ -69,12 +70,6 @@ template <> struct Quad <unsigned short> {
   typedef ushort4 type;
 };
 
-__device__ __forceinline__ int
-floor_div (int a, int b)
-{
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 /* Stages samples [a0, a0 + n) of one input row (n a multiple of 4) as
  * float; samples outside the row are read through the border mode. */
 template < typename T, int C > __device__ __forceinline__ void
@@ -92,7 +87,7 @@ stage_row (float *dst, const T * in, int a0, int n, int lane, int width,
   }
   for (int j = lane; j < n; j += TILE_QUADS) {
     const int pos = a0 + j;
-    const int px = floor_div (pos, C);
+    const int px = cf_floor_div (pos, C);
     dst[j] = (float) in[cf_border_index (px, width, a.border) * C + pos -
         px * C];
   }

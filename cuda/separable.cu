@@ -101,12 +101,6 @@ struct Layout {
   }
 };
 
-__device__ __forceinline__ int
-floor_div (int a, int b)
-{
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 template < bool ROWS > __device__ __forceinline__ float
 tap (const Args & a, int i)
 {
@@ -170,7 +164,7 @@ stage (float *in, const Layout & L, const void *src, size_t stride,
     } else {
       for (int j = lane; j < L.w; j += 32) {
         const int s = a0 + j;
-        const int px = floor_div (s, C);
+        const int px = cf_floor_div (s, C);
         d[j] = cf_sample_float (row[cf_border_index (px, width,
                     a.border) * C + s - px * C]);
       }
@@ -546,7 +540,7 @@ gather (const T * row, int s, int width, CfBorder border)
   unsigned v[4];
 #pragma unroll
   for (int i = 0; i < 4; i++) {
-    const int px = floor_div (s + i, C);
+    const int px = cf_floor_div (s + i, C);
     v[i] = row[cf_border_index (px, width, border) * C + s + i - px * C];
   }
   return Raw < T, 4 >::pack (v);

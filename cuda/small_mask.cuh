@@ -63,12 +63,6 @@ template <> struct Vec <4> {
   typedef unsigned type;
 };
 
-__device__ __forceinline__ int
-floor_div (int a, int b)
-{
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 /* Sample j of a 32-bit word as a float (cf_sample_float's trick: the
  * sample's bytes under the exponent of 2^23, one byte permute). */
 template < typename T > __device__ __forceinline__ float
@@ -89,7 +83,7 @@ edge_word (const T * row, int s, int width, CfBorder border)
   unsigned v = 0;
 #pragma unroll
   for (int j = 0; j < SW; j++) {
-    const int px = floor_div (s + j, C);
+    const int px = cf_floor_div (s + j, C);
     const unsigned x = row[cf_border_index (px, width, border) * C + s + j -
         px * C];
     v |= x << (j * 8 * sizeof (T));
