@@ -8,9 +8,11 @@
  *     rows as a few prefixes, satblur_window.h), keeps it in shared
  *     memory, adds each row of the band to it and scans the row across
  *     the block (warp shuffles): the summed-area table's row, stored once,
- *     a plane per filtered channel (32-bit where every box sum fits: 8-bit
- *     samples at any radius here, 16-bit up to radius 127; differences of
- *     wrapped prefixes are exact then; else 64-bit);
+ *     the filtered channels of an entry side by side (32-bit where every
+ *     box sum fits: 8-bit samples at any radius here, 16-bit up to radius
+ *     127; differences of wrapped prefixes are exact then; else 64-bit),
+ *     or three 8-bit channels packed into one 64-bit sum where each of
+ *     their box sums fits PACK_BITS bits (radii up to 44: half the bytes);
  *  3. boxes: a thread per pixel: its strength once (a shape's, alpha's or
  *     the radius map's), its radii, the blend's weights once
  *     (cf_satvar_weights), then per channel each of its (up to four) boxes
@@ -36,6 +38,12 @@ constexpr int PX = 4;
 /* Table entry e of a row is at e + OFF: a build thread's PX entries
  * (q PX + 1..) then start on a multiple of PX. */
 constexpr int OFF = PX - 1;
+
+/* Three filtered 8-bit channels may share one 64-bit table sum, channel c
+ * in bits PACK_BITS c..: the sum of packed samples over a box is then the
+ * packed box sums, exactly (modulo 2^64, as wrapped prefixes' differences
+ * are), where each box sum is below 2^PACK_BITS. */
+constexpr int PACK_BITS = 21;
 
 /* Channels of a table entry: the filtered ones, 3 padded to 4 (one vector
  * access a corner). */
@@ -150,6 +158,30 @@ column_p (const BuildArgs & a, int r, int xs)
   return forward ? v + add : v - add;
 }
 
+/* Table channel f's sample at p: filtered channel f's, or with PACK the
+ * three filtered channels packed. */
+template < typename T, typename S, bool PACK > __device__ __forceinline__ S
+table_sample (const T * p, const BuildArgs & a, int f)
+{
+  if constexpr (PACK)
+    return (S) p[a.chan[0]] | (S) p[a.chan[1]] << PACK_BITS |
+        (S) p[a.chan[2]] << 2 * PACK_BITS;
+  else
+    return (S) p[a.chan[f]];
+}
+
+/* column_p of table channel f, at sample xs of its pixel. */
+template < typename T, typename S, bool PACK > __device__ __forceinline__ S
+table_column_p (const BuildArgs & a, int r, int xs, int f)
+{
+  if constexpr (PACK)
+    return column_p < T, S > (a, r, xs + a.chan[0]) +
+        (column_p < T, S > (a, r, xs + a.chan[1]) << PACK_BITS) +
+        (column_p < T, S > (a, r, xs + a.chan[2]) << 2 * PACK_BITS);
+  else
+    return column_p < T, S > (a, r, xs + a.chan[f]);
+}
+
 /* Element f of v, f < N not known at compile time, without local memory. */
 template < typename V, int N > __device__ __forceinline__ V
 pick (const V (&v)[N], int f)
@@ -168,8 +200,9 @@ pick (const V (&v)[N], int f)
  * in shared memory (laid out so that a warp's 32 chunks use 32 banks; no
  * other thread touches them), their sums along the row in registers, the
  * row's carry by warp shuffles. Its PX table entries (FP channels each)
- * are one aligned run of 16 x FP bytes (32-bit sums): vector stores. */
-template < typename T, typename S, int F, int C > __global__ void
+ * are one aligned run of 16 x FP bytes (32-bit sums): vector stores.
+ * F: the table's channels (the filtered ones, or with PACK 1). */
+template < typename T, typename S, int F, int C, bool PACK > __global__ void
 __launch_bounds__ (BUILD_THREADS, 2)
 build (const BuildArgs a, const Sat < S > sat)
 {
@@ -202,8 +235,8 @@ build (const BuildArgs a, const Sat < S > sat)
 #pragma unroll
         for (int k = 0; k < CF_SAT_TERMS; k++)
           if (win.w[k] != 0 && win.t[k] > 0)
-            v += (S) (long long) win.w[k] * column_p < T, S > (a, win.t[k],
-                xs + a.chan[f]);
+            v += (S) (long long) win.w[k] * table_column_p < T, S,
+                PACK > (a, win.t[k], xs, f);
         COL (q, j, f) = v;
       }
     }
@@ -245,7 +278,8 @@ build (const BuildArgs a, const Sat < S > sat)
               C;
 #pragma unroll
           for (int f = 0; f < F; f++) {
-            const S c = COL (q, j, f) + (S) p[a.chan[f]];
+            const S c = COL (q, j, f) + table_sample < T, S, PACK > (p, a,
+                f);
             COL (q, j, f) = c;
             tot[f] += c;
             v[j][f] = tot[f];
@@ -336,11 +370,23 @@ box_mean (uint64_t sum, int ax, int ay)
   return (unsigned) q + (2 * rem >= n);
 }
 
-template < typename T, typename S, int C, int F > __global__ void
+/* Filtered channel f's sum in a table entry's sums v. */
+template < typename S, bool PACK, int N > __device__ __forceinline__ uint64_t
+channel_sum (const S (&v)[N], int f)
+{
+  if constexpr (PACK)
+    return (v[0] >> PACK_BITS * f) & ((1ull << PACK_BITS) - 1);
+  else
+    return v[f];
+}
+
+/* F: the filtered channels; the table's entries hold FP sums of them, or
+ * with PACK one. */
+template < typename T, typename S, int C, int F, bool PACK > __global__ void
 __launch_bounds__ (BOX_W * BOX_H)
 fused_boxes (const BoxArgs a, const CfSatVarParams p, const Sat < S > sat)
 {
-  constexpr int FP = pad_channels (F);
+  constexpr int FP = PACK ? 1 : pad_channels (F);
   const int x = blockIdx.x * BOX_W + threadIdx.x;
   const int y = blockIdx.y * BOX_H + threadIdx.y;
   if (x >= a.w || y >= a.h)
@@ -366,7 +412,7 @@ fused_boxes (const BoxArgs a, const CfSatVarParams p, const Sat < S > sat)
     if (fx == 0.0 && fy == 0.0) {
 #pragma unroll
       for (int f = 0; f < F; f++)
-        o[f] = box_mean (s00[f], ax, ay);
+        o[f] = box_mean (channel_sum < S, PACK > (s00, f), ax, ay);
     } else {
       double k[2][2];
       S s01[FP], s10[FP], s11[FP];
@@ -382,7 +428,10 @@ fused_boxes (const BoxArgs a, const CfSatVarParams p, const Sat < S > sat)
         sat_box < S, FP > (sat, x, y, ax + 1, ay + 1, s11);
 #pragma unroll
       for (int f = 0; f < F; f++) {
-        const uint64_t sum[2][2] = { {s00[f], s01[f]}, {s10[f], s11[f]} };
+        const uint64_t sum[2][2] = {
+          {channel_sum < S, PACK > (s00, f), channel_sum < S, PACK > (s01, f)},
+          {channel_sum < S, PACK > (s10, f), channel_sum < S, PACK > (s11, f)}
+        };
         o[f] = cf_satvar_blend (sum, k, a.max);
       }
     }
@@ -414,14 +463,14 @@ fused_boxes (const BoxArgs a, const CfSatVarParams p, const Sat < S > sat)
     out[c] = px[c];
 }
 
-template < typename T, typename S, int F, int C > CfStatus
+template < typename T, typename S, int F, int C, bool PACK = false > CfStatus
 launch_build_c (const BuildArgs & a, const Sat < S > &sat, int blocks,
     int threads, size_t smem, cudaStream_t stream)
 {
-  CfStatus st = cf_allow_smem < build < T, S, F, C > >(smem);
+  CfStatus st = cf_allow_smem < build < T, S, F, C, PACK > >(smem);
   if (st != CF_OK)
     return st;
-  build < T, S, F, C > <<<blocks, threads, smem, stream>>> (a, sat);
+  build < T, S, F, C, PACK > <<<blocks, threads, smem, stream>>> (a, sat);
   return cf_launch_status ();
 }
 
@@ -450,14 +499,33 @@ launch_build (const BuildArgs & a, const Sat < S > &sat, int blocks,
       stream);
 }
 
-template < typename T, typename S, int C, int F > CfStatus
+template < typename T, typename S, int C, int F, bool PACK = false > CfStatus
 launch_boxes (const BoxArgs & a, const CfSatVarParams & p,
     const Sat < S > &sat, cudaStream_t stream)
 {
   const dim3 block (BOX_W, BOX_H);
   const dim3 grid ((a.w + BOX_W - 1) / BOX_W, (a.h + BOX_H - 1) / BOX_H);
-  fused_boxes < T, S, C, F > <<<grid, block, 0, stream>>> (a, p, sat);
+  fused_boxes < T, S, C, F, PACK > <<<grid, block, 0, stream>>> (a, p, sat);
   return cf_launch_status ();
+}
+
+/* The packed table's build and boxes (three filtered 8-bit channels). */
+CfStatus
+launch_packed (const BuildArgs & b, const BoxArgs & a,
+    const CfSatVarParams & p, const Sat < uint64_t > &sat, int blocks,
+    int threads, size_t smem, cudaStream_t stream)
+{
+  CfStatus st = b.channels == 3 ?
+      launch_build_c < unsigned char, uint64_t, 1, 3, true > (b, sat, blocks,
+      threads, smem, stream) :
+      launch_build_c < unsigned char, uint64_t, 1, 4, true > (b, sat, blocks,
+      threads, smem, stream);
+  if (st != CF_OK)
+    return st;
+  return b.channels == 3 ?
+      launch_boxes < unsigned char, uint64_t, 3, 3, true > (a, p, sat,
+      stream) : launch_boxes < unsigned char, uint64_t, 4, 3, true > (a, p,
+      sat, stream);
 }
 
 template < typename T, typename S, int C > CfStatus
@@ -476,12 +544,13 @@ launch_boxes_f (const BoxArgs & a, const CfSatVarParams & p,
   return launch_boxes < T, S, C, 1 > (a, p, sat, stream);
 }
 
-/* One pass of the fused path, in -> out. */
+/* One pass of the fused path, in -> out; pack: the packed table (8-bit,
+ * three filtered channels, S 64-bit). */
 template < typename T, typename S > CfStatus
 fused_pass (const CfPlane * src, const CfPlane * in, const CfPlane * out,
     const CfSatVarParams * p, satblur::ColumnArgs col, BuildArgs b,
-    const Sat < S > &sat, int F, int blocks, int threads, size_t smem,
-    cudaStream_t stream)
+    const Sat < S > &sat, int F, bool pack, int blocks, int threads,
+    size_t smem, cudaStream_t stream)
 {
   col.src = b.src = in->data;
   col.src_stride = b.stride = in->stride;
@@ -489,22 +558,6 @@ fused_pass (const CfPlane * src, const CfPlane * in, const CfPlane * out,
       * sizeof (T)) == 0 && in->stride % satblur::vector_bytes
       (satblur::COLUMN_RUN * sizeof (T)) == 0;
   CfStatus st = satblur::launch_columns (col, in->depth, stream);
-  if (st == CF_OK) {
-    switch (F) {
-      case 1:
-        st = launch_build < T, S, 1 > (b, sat, blocks, threads, smem, stream);
-        break;
-      case 2:
-        st = launch_build < T, S, 2 > (b, sat, blocks, threads, smem, stream);
-        break;
-      case 3:
-        st = launch_build < T, S, 3 > (b, sat, blocks, threads, smem, stream);
-        break;
-      default:
-        st = launch_build < T, S, 4 > (b, sat, blocks, threads, smem, stream);
-        break;
-    }
-  }
   if (st != CF_OK)
     return st;
 
@@ -522,6 +575,28 @@ fused_pass (const CfPlane * src, const CfPlane * in, const CfPlane * out,
   a.max = cf_plane_max (in);
   a.vec_out = (px == 4 || px == 8) && (uintptr_t) out->data % px == 0
       && out->stride % px == 0;
+  if constexpr (sizeof (T) == 1 && sizeof (S) == 8)
+    if (pack)
+      return launch_packed (b, a, *p, sat, blocks, threads, smem, stream);
+
+  {
+    switch (F) {
+      case 1:
+        st = launch_build < T, S, 1 > (b, sat, blocks, threads, smem, stream);
+        break;
+      case 2:
+        st = launch_build < T, S, 2 > (b, sat, blocks, threads, smem, stream);
+        break;
+      case 3:
+        st = launch_build < T, S, 3 > (b, sat, blocks, threads, smem, stream);
+        break;
+      default:
+        st = launch_build < T, S, 4 > (b, sat, blocks, threads, smem, stream);
+        break;
+    }
+  }
+  if (st != CF_OK)
+    return st;
   switch (in->channels) {
     case 1:
       return launch_boxes_f < T, S, 1 > (a, *p, sat, F, stream);
@@ -541,10 +616,10 @@ align256 (size_t x)
 }
 
 /* Every pass on the fused path; *fits = false (nothing queued) where it
- * cannot run. */
+ * cannot run. pack: the packed table (S 64-bit). */
 template < typename S > CfStatus
 run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
-    const CfSatVarParams * p, bool *fits)
+    const CfSatVarParams * p, bool pack, bool *fits)
 {
   cudaStream_t stream = (cudaStream_t) exec->stream;
   const int w = src->width, h = src->height, C = src->channels;
@@ -556,7 +631,7 @@ run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (F == 0)
     return cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride,
         row, h, stream);
-  *fits = !(sizeof (S) > 4 && h > 65536);
+  *fits = !(sizeof (S) > 4 && !pack && h > 65536);
   if (!*fits)
     return CF_OK;
 
@@ -565,7 +640,7 @@ run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   sat.my = (int) ceil (p->radius_y);
   sat.cols = w + 2 * sat.mx;
   sat.rows = h + 2 * sat.my;
-  const int FP = pad_channels (F);
+  const int TF = pack ? 1 : F, FP = pack ? 1 : pad_channels (F);
   sat.pitch = (((size_t) sat.cols + 1 + OFF + 31) & ~(size_t) 31) * FP;
 
   int dev, optin, sms;
@@ -578,7 +653,7 @@ run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (err != cudaSuccess)
     return cf_status_from_cuda (err);
   /* the column prefixes, beside the warp sums */
-  const size_t smem = (size_t) F * PX * ((sat.cols + PX - 1) / PX) *
+  const size_t smem = (size_t) TF * PX * ((sat.cols + PX - 1) / PX) *
       sizeof (S);
   *fits = smem + 2 * 32 * 4 * sizeof (S) <= (size_t) optin;
   if (!*fits)
@@ -633,9 +708,9 @@ run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     const CfPlane *out = (p->passes - 1 - i) % 2 == 0 ? dst : &tmp;
     st = src->depth > 8 ?
         fused_pass < unsigned short, S > (src, in, out, p, col, b, sat, F,
-        blocks, threads, smem, stream) :
+        false, blocks, threads, smem, stream) :
         fused_pass < unsigned char, S > (src, in, out, p, col, b, sat, F,
-        blocks, threads, smem, stream);
+        pack, blocks, threads, smem, stream);
     in = out;
   }
   return st;
@@ -647,9 +722,16 @@ extern "C" CfStatus
 cf_satvar_fused (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfSatVarParams * p, int wide, int *fits)
 {
+  /* three filtered 8-bit channels whose box sums fit PACK_BITS each */
+  const int F = __builtin_popcount (p->channel_mask &
+      CF_ALL_CHANNELS (src->channels));
+  const uint64_t most = (uint64_t) (2 * (int) ceil (p->radius_x) + 1) *
+      (uint64_t) (2 * (int) ceil (p->radius_y) + 1) * cf_plane_max (src);
+  const bool pack = src->depth == 8 && F == 3 && most < 1ull << PACK_BITS;
   bool ok;
-  CfStatus st = wide ? run_fused < uint64_t > (exec, src, dst, p, &ok) :
-      run_fused < uint32_t > (exec, src, dst, p, &ok);
+  CfStatus st = wide || pack ?
+      run_fused < uint64_t > (exec, src, dst, p, pack, &ok) :
+      run_fused < uint32_t > (exec, src, dst, p, false, &ok);
   *fits = ok;
   return st;
 }

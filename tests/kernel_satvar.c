@@ -68,13 +68,15 @@ constant_map (int w, int h, int depth, unsigned v)
   return m;
 }
 
-/* GPU against the reference. */
+/* GPU against the reference on @src. */
 static void
-check (int w, int h, int channels, int depth, unsigned mask,
-    const CfSatVarParams * p, const char *name)
+check_frame (const CfPlane * frame, unsigned mask, const CfSatVarParams * p,
+    const char *name)
 {
   CfExec exec = { 1, stream, &scratch };
-  CfPlane src = cf_test_plane_new (w, h, channels, depth, 3);
+  const CfPlane src = *frame;
+  const int w = src.width, h = src.height;
+  const int channels = src.channels, depth = src.depth;
   CfPlane ref = cf_test_plane_like (&src, 0);
   CfPlane out = cf_test_plane_like (&src, 1);
   CfPlane dsrc = cf_test_device_upload (&src);
@@ -106,9 +108,45 @@ check (int w, int h, int channels, int depth, unsigned mask,
   }
   cf_test_device_free (&dsrc);
   cf_test_device_free (&ddst);
-  cf_test_plane_free (&src);
   cf_test_plane_free (&ref);
   cf_test_plane_free (&out);
+}
+
+/* The same on a random frame. */
+static void
+check (int w, int h, int channels, int depth, unsigned mask,
+    const CfSatVarParams * p, const char *name)
+{
+  CfPlane src = cf_test_plane_new (w, h, channels, depth, 3);
+
+  check_frame (&src, mask, p, name);
+  cf_test_plane_free (&src);
+}
+
+/* Three filtered 8-bit channels share one 64-bit table sum where each box
+ * sum fits 21 bits: up to radius 44. At 44 and 45 (not packed), on random
+ * and on white frames (every box sum its largest: a carry out of a
+ * channel's bits would show in the next channel). */
+static void
+check_packing (void)
+{
+  CfSatVarParams p = { 44, 44, 1, CF_BORDER_MIRROR, 0x7, CF_SATVAR_ELLIPSE,
+    0, 0, 60, 40, 10, 8, 1, 0, 25, 0
+  };
+  CfPlane white = cf_test_plane_new (131, 97, 4, 8, 4);
+
+  memset (white.data, 0xFF, white.stride * white.height);
+  for (int r = 44; r <= 45; r++) {
+    p.radius_x = p.radius_y = r;
+    p.source = CF_SATVAR_ELLIPSE;
+    check (131, 97, 4, 8, 0x7, &p, "ellipse, packed table limit");
+    check (131, 97, 3, 8, 0x7, &p, "ellipse, packed table limit, RGB");
+    check_frame (&white, 0x7, &p, "ellipse, packed table limit, white");
+    p.source = CF_SATVAR_BAND;
+    p.radius_x = r - 0.5;
+    check_frame (&white, 0x7, &p, "band, packed table limit, white");
+  }
+  cf_test_plane_free (&white);
 }
 
 /* cf_satvar on the GPU of @src with @p (its map on the host, uploaded
@@ -269,6 +307,7 @@ main (void)
     p.passes = 1;
     check (301, 201, 4, 16, 0x7, &p, "ellipse, 64-bit table, RGBA64");
   }
+  check_packing ();
   if (!quick) {
     CfSatVarParams p = { 4.3, 3.6, 1, CF_BORDER_CLAMP, 0x7,
       CF_SATVAR_BAND, 0, 0, 1920, 1080, 0, 200, cos (0.2), sin (0.2), 300, 0
