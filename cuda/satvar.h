@@ -8,7 +8,7 @@
  * exactly (cf_satblur's, rounded half up in integers); a fractional radius
  * blends the boxes of the radii around it (bilinearly in x and y: up to
  * four boxes), so a smooth ramp of radii gives a smooth result, not bands.
- * The blend runs in double with the same operations in the same order on
+ * The blend runs in float with the same operations in the same order on
  * both paths, so the GPU and the reference agree bit for bit. Outside the
  * plane samples follow CfBorder, as cf_satblur's. Each pass rounds to the
  * sample type and the next blurs that, with the same radii. */

@@ -380,6 +380,19 @@ channel_sum (const S (&v)[N], int f)
     return v[f];
 }
 
+/* channel_sum rounded to float, as the reference's (float) of the sum:
+ * packed sums (below 2^21) exactly, without a conversion instruction. */
+template < typename S, bool PACK, int N > __device__ __forceinline__ float
+sum_float (const S (&v)[N], int f)
+{
+  if constexpr (PACK)
+    return cf_sample_float ((unsigned) channel_sum < S, PACK > (v, f));
+  else if constexpr (sizeof (S) == 4)
+    return __uint2float_rn (v[f]);
+  else
+    return __ull2float_rn (v[f]);
+}
+
 /* F: the filtered channels; the table's entries hold FP sums of them, or
  * with PACK one. */
 template < typename T, typename S, int C, int F, bool PACK > __global__ void
@@ -396,41 +409,38 @@ fused_boxes (const BoxArgs a, const CfSatVarParams p, const Sat < S > sat)
 #pragma unroll
   for (int c = 0; c < C; c++)
     px[c] = in[c];
-  const double s = p.source == CF_SATVAR_ALPHA ?
-      (double) cf_row < T > (a.src, a.src_stride, y)[(size_t) x * C +
-      p.alpha_channel] / (double) a.max : p.source == CF_SATVAR_MAP ?
+  const float s = p.source == CF_SATVAR_ALPHA ?
+      cf_satvar_scaled (cf_row < T > (a.src, a.src_stride, y)[(size_t) x * C +
+          p.alpha_channel], a.max) : p.source == CF_SATVAR_MAP ?
       cf_satvar_map_strength (&p, x, y) : cf_satvar_shape_strength (&p, x, y);
-  const double rx = CF_DMUL (s, p.radius_x), ry = CF_DMUL (s, p.radius_y);
+  const CfSatVarRadii r = cf_satvar_radii (s, &p);
   /* Radius 0: the box of the pixel alone, its input. */
-  if (rx != 0.0 || ry != 0.0) {
-    const int ax = (int) floor (rx), ay = (int) floor (ry);
-    const double fx = CF_DADD (rx, -(double) ax);
-    const double fy = CF_DADD (ry, -(double) ay);
+  if (r.ax != 0 || r.ay != 0 || r.fx != 0.0f || r.fy != 0.0f) {
     unsigned o[F];
     S s00[FP];
-    sat_box < S, FP > (sat, x, y, ax, ay, s00);
-    if (fx == 0.0 && fy == 0.0) {
+    sat_box < S, FP > (sat, x, y, r.ax, r.ay, s00);
+    if (r.fx == 0.0f && r.fy == 0.0f) {
 #pragma unroll
       for (int f = 0; f < F; f++)
-        o[f] = box_mean (channel_sum < S, PACK > (s00, f), ax, ay);
+        o[f] = box_mean (channel_sum < S, PACK > (s00, f), r.ax, r.ay);
     } else {
-      double k[2][2];
+      float k[2][2];
       S s01[FP], s10[FP], s11[FP];
-      cf_satvar_weights (ax, ay, fx, fy, k);
+      cf_satvar_weights (r.ax, r.ay, r.fx, r.fy, k);
 #pragma unroll
       for (int f = 0; f < FP; f++)
         s01[f] = s10[f] = s11[f] = 0;
-      if (fx != 0.0)
-        sat_box < S, FP > (sat, x, y, ax + 1, ay, s01);
-      if (fy != 0.0)
-        sat_box < S, FP > (sat, x, y, ax, ay + 1, s10);
-      if (fx != 0.0 && fy != 0.0)
-        sat_box < S, FP > (sat, x, y, ax + 1, ay + 1, s11);
+      if (r.fx != 0.0f)
+        sat_box < S, FP > (sat, x, y, r.ax + 1, r.ay, s01);
+      if (r.fy != 0.0f)
+        sat_box < S, FP > (sat, x, y, r.ax, r.ay + 1, s10);
+      if (r.fx != 0.0f && r.fy != 0.0f)
+        sat_box < S, FP > (sat, x, y, r.ax + 1, r.ay + 1, s11);
 #pragma unroll
       for (int f = 0; f < F; f++) {
-        const uint64_t sum[2][2] = {
-          {channel_sum < S, PACK > (s00, f), channel_sum < S, PACK > (s01, f)},
-          {channel_sum < S, PACK > (s10, f), channel_sum < S, PACK > (s11, f)}
+        const float sum[2][2] = {
+          {sum_float < S, PACK > (s00, f), sum_float < S, PACK > (s01, f)},
+          {sum_float < S, PACK > (s10, f), sum_float < S, PACK > (s11, f)}
         };
         o[f] = cf_satvar_blend (sum, k, a.max);
       }

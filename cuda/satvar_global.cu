@@ -146,30 +146,32 @@ boxes (const void *src, size_t src_stride, void *out, size_t out_stride,
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h)
     return;
-  const double s = p.source == CF_SATVAR_ALPHA ?
-      (double) cf_row < T > (src, src_stride, y)[(size_t) x * channels +
-      p.alpha_channel] / (double) max : p.source == CF_SATVAR_MAP ?
+  const float s = p.source == CF_SATVAR_ALPHA ?
+      cf_satvar_scaled (cf_row < T > (src, src_stride, y)[(size_t) x *
+          channels + p.alpha_channel], max) : p.source == CF_SATVAR_MAP ?
       cf_satvar_map_strength (&p, x, y) : cf_satvar_shape_strength (&p, x, y);
-  const double rx = CF_DMUL (s, p.radius_x), ry = CF_DMUL (s, p.radius_y);
-  const int ax = (int) floor (rx), ay = (int) floor (ry);
-  const double fx = CF_DADD (rx, -(double) ax);
-  const double fy = CF_DADD (ry, -(double) ay);
+  const CfSatVarRadii r = cf_satvar_radii (s, &p);
+  const int ax = r.ax, ay = r.ay;
+  const float fx = r.fx, fy = r.fy;
   uint64_t sum[2][2] = { {0, 0}, {0, 0} };
   unsigned v;
 
   sum[0][0] = box (tab, x, y, ax, ay);
-  if (fx == 0.0 && fy == 0.0) {
+  if (fx == 0.0f && fy == 0.0f) {
     v = cf_satvar_box_mean (sum[0][0], ax, ay);
   } else {
-    if (fx != 0.0)
+    if (fx != 0.0f)
       sum[0][1] = box (tab, x, y, ax + 1, ay);
-    if (fy != 0.0)
+    if (fy != 0.0f)
       sum[1][0] = box (tab, x, y, ax, ay + 1);
-    if (fx != 0.0 && fy != 0.0)
+    if (fx != 0.0f && fy != 0.0f)
       sum[1][1] = box (tab, x, y, ax + 1, ay + 1);
-    double k[2][2];
+    const float fsum[2][2] = { {(float) sum[0][0], (float) sum[0][1]},
+    {(float) sum[1][0], (float) sum[1][1]}
+    };
+    float k[2][2];
     cf_satvar_weights (ax, ay, fx, fy, k);
-    v = cf_satvar_blend (sum, k, max);
+    v = cf_satvar_blend (fsum, k, max);
   }
   cf_row < T > (out, out_stride, y)[(size_t) x * channels + c] = (T) v;
 }

@@ -37,12 +37,12 @@ cf_satvar_check (const CfPlane * src, const CfPlane * dst,
 }
 
 /* The strength of pixel (x, y): the shape's, src's alpha or the map's. */
-static double
+static float
 strength (const CfPlane * src, const CfSatVarParams * p, int x, int y)
 {
   if (p->source == CF_SATVAR_ALPHA)
-    return (double) cf_get_sample (src, x, y, p->alpha_channel) /
-        (double) cf_plane_max (src);
+    return cf_satvar_scaled (cf_get_sample (src, x, y, p->alpha_channel),
+        cf_plane_max (src));
   if (p->source == CF_SATVAR_MAP)
     return cf_satvar_map_strength (p, x, y);
   return cf_satvar_shape_strength (p, x, y);
@@ -68,16 +68,15 @@ pass (const CfPlane * src, const CfPlane * in, const CfPlane * out, int c,
   }
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
-      double s = strength (src, p, x, y);
-      double rx = CF_DMUL (s, p->radius_x), ry = CF_DMUL (s, p->radius_y);
-      int ax = (int) floor (rx), ay = (int) floor (ry);
-      double fx = CF_DADD (rx, -(double) ax), fy = CF_DADD (ry, -(double) ay);
+      const CfSatVarRadii r = cf_satvar_radii (strength (src, p, x, y), p);
+      const int ax = r.ax, ay = r.ay;
+      const float fx = r.fx, fy = r.fy;
       uint64_t sum[2][2] = { {0, 0}, {0, 0} };
 
       for (int j = 0; j < 2; j++)
         for (int i = 0; i < 2; i++) {
           int bx = ax + i, by = ay + j;
-          if ((i && fx == 0.0) || (j && fy == 0.0))
+          if ((i && fx == 0.0f) || (j && fy == 0.0f))
             continue;
           for (int k = -by; k <= by; k++) {
             const uint64_t *row = pre +
@@ -85,12 +84,15 @@ pass (const CfPlane * src, const CfPlane * in, const CfPlane * out, int c,
             sum[j][i] += row[x + bx + mx + 1] - row[x - bx + mx];
           }
         }
-      if (fx == 0.0 && fy == 0.0) {
+      if (fx == 0.0f && fy == 0.0f) {
         cf_put_sample (out, x, y, c, cf_satvar_box_mean (sum[0][0], ax, ay));
       } else {
-        double k[2][2];
+        const float fsum[2][2] = { {(float) sum[0][0], (float) sum[0][1]},
+        {(float) sum[1][0], (float) sum[1][1]}
+        };
+        float k[2][2];
         cf_satvar_weights (ax, ay, fx, fy, k);
-        cf_put_sample (out, x, y, c, cf_satvar_blend (sum, k, max));
+        cf_put_sample (out, x, y, c, cf_satvar_blend (fsum, k, max));
       }
     }
 }

@@ -1,9 +1,9 @@
-/* What the variable box blur's kernel and reference share (satvar.h): a
- * pixel's strength and the blend of its boxes, in double with explicit
- * round-to-nearest operations on the device (no fused multiply-add), so
- * both paths compute the same bits. The blend's divisions are per pixel
- * (cf_satvar_weights), its per-channel part multiplications and
- * additions only. */
+/* What the variable box blur's kernels and reference share (satvar.h): a
+ * pixel's strength, its radii and the blend of its boxes, in float with
+ * explicit round-to-nearest operations on the device (fused multiply-add
+ * only where written: CF_FFMA, fmaf on the host), so every path computes
+ * the same bits. The blend's divisions are per pixel (cf_satvar_weights),
+ * its per-channel part fused multiply-adds only. */
 #ifndef CF_SATVAR_SHAPE_H
 #define CF_SATVAR_SHAPE_H
 
@@ -14,63 +14,98 @@
 #include <stdint.h>
 
 #ifdef __CUDA_ARCH__
-#define CF_DMUL(a, b) __dmul_rn ((a), (b))
-#define CF_DADD(a, b) __dadd_rn ((a), (b))
-#define CF_DDIV(a, b) __ddiv_rn ((a), (b))
+#define CF_FMUL(a, b) __fmul_rn ((a), (b))
+#define CF_FADD(a, b) __fadd_rn ((a), (b))
+#define CF_FDIV(a, b) __fdiv_rn ((a), (b))
+#define CF_FFMA(a, b, c) __fmaf_rn ((a), (b), (c))
+#define CF_FSQRT(a) __fsqrt_rn (a)
 #else
-#define CF_DMUL(a, b) ((a) * (b))
-#define CF_DADD(a, b) ((a) + (b))
-#define CF_DDIV(a, b) ((a) / (b))
+#define CF_FMUL(a, b) ((a) * (b))
+#define CF_FADD(a, b) ((a) + (b))
+#define CF_FDIV(a, b) ((a) / (b))
+#define CF_FFMA(a, b, c) fmaf ((a), (b), (c))
+#define CF_FSQRT(a) sqrtf (a)
 #endif
 
-CF_HD double
-cf_satvar_clamp01 (double v)
+CF_HD float
+cf_satvar_clamp01 (float v)
 {
-  return v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
+  return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
 }
 
 /* Strength from a distance @d beyond the shape's edge. */
-CF_HD double
-cf_satvar_ramp (double d, double ramp)
+CF_HD float
+cf_satvar_ramp (float d, float ramp)
 {
-  if (ramp <= 0.0)
-    return d > 0.0 ? 1.0 : 0.0;
-  return cf_satvar_clamp01 (d / ramp);
+  if (ramp <= 0.0f)
+    return d > 0.0f ? 1.0f : 0.0f;
+  return cf_satvar_clamp01 (CF_FDIV (d, ramp));
 }
 
 /* The strength of the focus shapes at plane pixel (x, y). */
-CF_HD double
+CF_HD float
 cf_satvar_shape_strength (const CfSatVarParams * p, int x, int y)
 {
-  double dx = CF_DADD ((double) (x << p->x_shift), -p->cx);
-  double dy = CF_DADD ((double) (y << p->y_shift), -p->cy);
-  double u = CF_DADD (CF_DMUL (dx, p->cos_a), CF_DMUL (dy, p->sin_a));
-  double v = CF_DADD (CF_DMUL (dy, p->cos_a), -CF_DMUL (dx, p->sin_a));
+  const float c = (float) p->cos_a, s = (float) p->sin_a;
+  float dx = CF_FADD ((float) (x << p->x_shift), -(float) p->cx);
+  float dy = CF_FADD ((float) (y << p->y_shift), -(float) p->cy);
+  float u = CF_FADD (CF_FMUL (dx, c), CF_FMUL (dy, s));
+  float v = CF_FADD (CF_FMUL (dy, c), -CF_FMUL (dx, s));
 
   if (p->source == CF_SATVAR_BAND)
-    return cf_satvar_ramp (CF_DADD (fabs (v), -p->half_h), p->ramp);
+    return cf_satvar_ramp (CF_FADD (fabsf (v), -(float) p->half_h),
+        (float) p->ramp);
   if (p->source == CF_SATVAR_ELLIPSE) {
-    double nu = u / p->half_w, nv = v / p->half_h;
-    double e = sqrt (CF_DADD (CF_DMUL (nu, nu), CF_DMUL (nv, nv)));
-    if (e <= 1.0)
-      return 0.0;
+    float nu = CF_FDIV (u, (float) p->half_w);
+    float nv = CF_FDIV (v, (float) p->half_h);
+    float e = CF_FSQRT (CF_FADD (CF_FMUL (nu, nu), CF_FMUL (nv, nv)));
+    if (e <= 1.0f)
+      return 0.0f;
     /* the distance beyond the edge along the ray from the centre */
-    double r = sqrt (CF_DADD (CF_DMUL (u, u), CF_DMUL (v, v)));
-    return cf_satvar_ramp (CF_DMUL (r, CF_DADD (1.0, -1.0 / e)), p->ramp);
+    float r = CF_FSQRT (CF_FADD (CF_FMUL (u, u), CF_FMUL (v, v)));
+    return cf_satvar_ramp (CF_FMUL (r, CF_FADD (1.0f, -CF_FDIV (1.0f, e))),
+        (float) p->ramp);
   }
-  return 1.0;
+  return 1.0f;
+}
+
+/* Sample v of full scale @full as a strength. */
+CF_HD float
+cf_satvar_scaled (unsigned v, unsigned full)
+{
+  return v >= full ? 1.0f : CF_FDIV ((float) v, (float) full);
 }
 
 /* The strength of a radius map at plane pixel (x, y). */
-CF_HD double
+CF_HD float
 cf_satvar_map_strength (const CfSatVarParams * p, int x, int y)
 {
   const unsigned char *row = (const unsigned char *) p->map.data +
       (size_t) (y << p->y_shift) * p->map.stride;
   unsigned v = p->map.depth > 8 ?
       ((const unsigned short *) row)[x << p->x_shift] : row[x << p->x_shift];
-  unsigned full = p->map.max ? p->map.max : (1u << p->map.depth) - 1u;
-  return v >= full ? 1.0 : (double) v / (double) full;
+  return cf_satvar_scaled (v, p->map.max ? p->map.max :
+      (1u << p->map.depth) - 1u);
+}
+
+/* A pixel's box radii at strength s: s radius_x = ax + fx, s radius_y =
+ * ay + fy, integer parts and fractions. */
+typedef struct {
+  int ax, ay;
+  float fx, fy;
+} CfSatVarRadii;
+
+CF_HD CfSatVarRadii
+cf_satvar_radii (float s, const CfSatVarParams * p)
+{
+  const float rx = CF_FMUL (s, (float) p->radius_x);
+  const float ry = CF_FMUL (s, (float) p->radius_y);
+  CfSatVarRadii r;
+  r.ax = (int) floorf (rx);
+  r.ay = (int) floorf (ry);
+  r.fx = CF_FADD (rx, -(float) r.ax);
+  r.fy = CF_FADD (ry, -(float) r.ay);
+  return r;
 }
 
 /* A box's output from its sum: (2 sum + n) / 2n, rounded half up in
@@ -83,34 +118,34 @@ cf_satvar_box_mean (uint64_t sum, int ax, int ay)
 }
 
 /* The weights of the boxes (ax + i, ay + j), i, j in {0, 1}, with the
- * radii's fractions fx, fy (not both 0), each divided by its box's count:
- * k[j][i] = w / n, once per pixel for all of its channels (0 for a box of
- * weight 0, which is not read). */
+ * radii's fractions fx, fy (not both 0), each divided by its box's count
+ * (below 2^24: exact in float): k[j][i] = w / n, once per pixel for all of
+ * its channels (0 for a box of weight 0, which is not read). */
 CF_HD void
-cf_satvar_weights (int ax, int ay, double fx, double fy, double k[2][2])
+cf_satvar_weights (int ax, int ay, float fx, float fy, float k[2][2])
 {
   for (int j = 0; j < 2; j++)
     for (int i = 0; i < 2; i++) {
-      double w = CF_DMUL (i ? fx : CF_DADD (1.0, -fx),
-          j ? fy : CF_DADD (1.0, -fy));
-      double n = (double) ((2 * (ax + i) + 1) * (2 * (ay + j) + 1));
-      k[j][i] = w != 0.0 ? CF_DDIV (w, n) : 0.0;
+      float w = CF_FMUL (i ? fx : CF_FADD (1.0f, -fx),
+          j ? fy : CF_FADD (1.0f, -fy));
+      float n = (float) ((2 * (ax + i) + 1) * (2 * (ay + j) + 1));
+      k[j][i] = w != 0.0f ? CF_FDIV (w, n) : 0.0f;
     }
 }
 
-/* The blend of the boxes of sums sum[j][i] with the weights k of
- * cf_satvar_weights, rounded half up to a sample of at most @max. */
+/* The blend of the boxes of sums sum[j][i] (each rounded to float) with
+ * the weights k of cf_satvar_weights, rounded half up to a sample of at
+ * most @max. */
 CF_HD unsigned
-cf_satvar_blend (const uint64_t sum[2][2], const double k[2][2],
-    unsigned max)
+cf_satvar_blend (const float sum[2][2], const float k[2][2], unsigned max)
 {
-  double v = 0.0;
+  float v = 0.0f;
   for (int j = 0; j < 2; j++)
     for (int i = 0; i < 2; i++)
-      if (k[j][i] != 0.0)
-        v = CF_DADD (v, CF_DMUL (k[j][i], (double) sum[j][i]));
-  v = floor (CF_DADD (v, 0.5));
-  return v <= 0.0 ? 0u : (v >= (double) max ? max : (unsigned) v);
+      if (k[j][i] != 0.0f)
+        v = CF_FFMA (k[j][i], sum[j][i], v);
+  v = floorf (CF_FADD (v, 0.5f));
+  return v <= 0.0f ? 0u : (v >= (float) max ? max : (unsigned) v);
 }
 
 #endif /* CF_SATVAR_SHAPE_H */
