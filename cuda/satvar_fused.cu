@@ -588,22 +588,19 @@ fused_pass (const CfPlane * src, const CfPlane * in, const CfPlane * out,
   if constexpr (sizeof (T) == 1 && sizeof (S) == 8)
     if (pack)
       return launch_packed (b, a, *p, sat, blocks, threads, smem, stream);
-
-  {
-    switch (F) {
-      case 1:
-        st = launch_build < T, S, 1 > (b, sat, blocks, threads, smem, stream);
-        break;
-      case 2:
-        st = launch_build < T, S, 2 > (b, sat, blocks, threads, smem, stream);
-        break;
-      case 3:
-        st = launch_build < T, S, 3 > (b, sat, blocks, threads, smem, stream);
-        break;
-      default:
-        st = launch_build < T, S, 4 > (b, sat, blocks, threads, smem, stream);
-        break;
-    }
+  switch (F) {
+    case 1:
+      st = launch_build < T, S, 1 > (b, sat, blocks, threads, smem, stream);
+      break;
+    case 2:
+      st = launch_build < T, S, 2 > (b, sat, blocks, threads, smem, stream);
+      break;
+    case 3:
+      st = launch_build < T, S, 3 > (b, sat, blocks, threads, smem, stream);
+      break;
+    default:
+      st = launch_build < T, S, 4 > (b, sat, blocks, threads, smem, stream);
+      break;
   }
   if (st != CF_OK)
     return st;
