@@ -2,7 +2,8 @@
  * fits, else the global-table path (satvar_paths.h). A table of 32-bit
  * entries where every box sum fits (8-bit samples at any radius here,
  * 16-bit up to radius 127: differences of wrapped prefixes are exact
- * then), else 64-bit. */
+ * then), else 64-bit; three filtered 8-bit channels packed into one 64-bit
+ * sum where their box sums fit CF_SATVAR_PACK_BITS bits. */
 #include "satvar.h"
 #include "satvar_paths.h"
 
@@ -23,7 +24,10 @@ cf_satvar (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   const uint64_t most = (uint64_t) (2 * (int) ceil (p->radius_x) + 1) *
       (uint64_t) (2 * (int) ceil (p->radius_y) + 1) * cf_plane_max (src);
   const int wide = most > UINT32_MAX;
+  const int pack = src->depth == 8 && __builtin_popcount (p->channel_mask &
+      CF_ALL_CHANNELS (src->channels)) == 3
+      && most < 1ull << CF_SATVAR_PACK_BITS;
   int fits;
-  st = cf_satvar_fused (exec, src, dst, p, wide, &fits);
+  st = cf_satvar_fused (exec, src, dst, p, wide, pack, &fits);
   return fits ? st : cf_satvar_global (exec, src, dst, p, wide);
 }

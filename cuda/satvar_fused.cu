@@ -43,7 +43,7 @@ constexpr int OFF = PX - 1;
  * in bits PACK_BITS c..: the sum of packed samples over a box is then the
  * packed box sums, exactly (modulo 2^64, as wrapped prefixes' differences
  * are), where each box sum is below 2^PACK_BITS. */
-constexpr int PACK_BITS = 21;
+constexpr int PACK_BITS = CF_SATVAR_PACK_BITS;
 
 /* Channels of a table entry: the filtered ones, 3 padded to 4 (one vector
  * access a corner). */
@@ -727,14 +727,9 @@ run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
 
 extern "C" CfStatus
 cf_satvar_fused (const CfExec * exec, const CfPlane * src,
-    const CfPlane * dst, const CfSatVarParams * p, int wide, int *fits)
+    const CfPlane * dst, const CfSatVarParams * p, int wide, int pack,
+    int *fits)
 {
-  /* three filtered 8-bit channels whose box sums fit PACK_BITS each */
-  const int F = __builtin_popcount (p->channel_mask &
-      CF_ALL_CHANNELS (src->channels));
-  const uint64_t most = (uint64_t) (2 * (int) ceil (p->radius_x) + 1) *
-      (uint64_t) (2 * (int) ceil (p->radius_y) + 1) * cf_plane_max (src);
-  const bool pack = src->depth == 8 && F == 3 && most < 1ull << PACK_BITS;
   bool ok;
   CfStatus st = wide || pack ?
       run_fused < uint64_t > (exec, src, dst, p, pack, &ok) :

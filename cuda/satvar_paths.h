@@ -11,12 +11,18 @@
 extern "C" {
 #endif
 
+/* Three filtered 8-bit channels share one 64-bit table sum, this many
+ * bits each, where every box sum fits them. */
+#define CF_SATVAR_PACK_BITS 21
+
 /* satvar_fused.cu: three launches a pass for every filtered channel at
- * once. *fits = 0 (nothing queued) where it cannot run: a grown row's
- * column prefixes larger than a block's shared memory, or a 64-bit table
- * of a plane over 65536 rows. */
+ * once; pack: the three filtered channels' packed table (8-bit samples,
+ * box sums below 2^CF_SATVAR_PACK_BITS). *fits = 0 (nothing queued) where
+ * it cannot run: a grown row's column prefixes larger than a block's
+ * shared memory, or an unpacked 64-bit table of a plane over 65536 rows. */
 CfStatus cf_satvar_fused (const CfExec * exec, const CfPlane * src,
-    const CfPlane * dst, const CfSatVarParams * p, int wide, int *fits);
+    const CfPlane * dst, const CfSatVarParams * p, int wide, int pack,
+    int *fits);
 
 /* satvar_global.cu: the table built in global memory, five launches a
  * pass and filtered channel; runs wherever the fused path cannot. */
