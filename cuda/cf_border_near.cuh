@@ -13,6 +13,15 @@ cf_floor_div (int a, int b)
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+/* Sample s of a row of C-channel pixels, s past either end of the row
+ * read through the border mode (the same channel of the border pixel). */
+template < typename T > __device__ __forceinline__ T
+cf_border_sample (const T * row, int s, int C, int width, CfBorder border)
+{
+  const int px = cf_floor_div (s, C);
+  return row[cf_border_index (px, width, border) * C + s - px * C];
+}
+
 /* cf_border_index for kernels that unroll many loads: the range check
  * inline, the arithmetic for an index outside [0, n) out of line. Inlined
  * at every load of an unrolled loop, that arithmetic (rarely run: only at

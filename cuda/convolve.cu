@@ -76,9 +76,8 @@ stage (float *in, const void *src, size_t stride, int width, int height,
     if (inside) {
       in[r * pitch + s] = cf_sample_float (row[a]);
     } else {
-      const int px = cf_floor_div (a, C);
-      in[r * pitch + s] = cf_sample_float (row[cf_border_index (px, width,
-                  border) * C + a - px * C]);
+      in[r * pitch + s] = cf_sample_float (cf_border_sample (row, a, C, width,
+              border));
     }
     /* the next sample of this thread: THREADS on, row by row */
     s += THREADS;

@@ -86,10 +86,7 @@ stage_row (float *dst, const T * in, int a0, int n, int lane, int width,
     return;
   }
   for (int j = lane; j < n; j += TILE_QUADS) {
-    const int pos = a0 + j;
-    const int px = cf_floor_div (pos, C);
-    dst[j] = (float) in[cf_border_index (px, width, a.border) * C + pos -
-        px * C];
+    dst[j] = (float) cf_border_sample (in, a0 + j, C, width, a.border);
   }
 }
 
