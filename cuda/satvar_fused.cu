@@ -13,23 +13,21 @@
  *     127; differences of wrapped prefixes are exact then; else 64-bit),
  *     or three 8-bit channels packed into one 64-bit sum where each of
  *     their box sums fits PACK_BITS bits (radii up to 44: half the bytes);
- *  3. boxes: a thread per pixel: its strength once (a shape's, alpha's or
- *     the radius map's), its radii, the blend's weights once
- *     (cf_satvar_weights), then per channel each of its (up to four) boxes
- *     from four fetches of the table - the same cost for every radius; a
- *     pixel of radius 0 is its input. It writes the whole pixel (the
- *     unfiltered channels copied from the pass's input).
+ *  3. boxes: a thread per pixel (satvar_pixel.cuh), each of its (up to
+ *     four) boxes from four fetches of the table.
  * The table is written once and read once per pass (the first version
  * wrote it by rows, scanned it down the columns in three more launches
  * and ran all of that per channel: 5.8-7.4x the fixed box at 4K RGBA). */
 #include "satvar_paths.h"
-#include "satvar_shape.h"
+#include "satvar_pixel.cuh"
 #include "satblur_kernels.cuh"
 #include "satblur_window.h"
 #include "cf_kernel.cuh"
 #include "cf_runtime.h"
 
 namespace {
+
+using satvar_px::BoxArgs;
 
 constexpr int BUILD_THREADS = 512;
 constexpr int BOX_W = 32, BOX_H = 8;
@@ -125,18 +123,6 @@ struct BuildArgs {
   int band_rows;
 };
 
-struct BoxArgs {
-  const void *src;              /* the element's input: alpha */
-  size_t src_stride;
-  const void *in;               /* this pass's input */
-  size_t in_stride;
-  void *out;
-  size_t out_stride;
-  int w, h;
-  unsigned mask, max;
-  bool vec_out;                 /* whole pixels in one aligned store */
-};
-
 /* P(r): sample xs's column summed over rows 0..r-1 of src, from the
  * prefix at the nearer segment boundary and at most SEG_ROWS / 2 rows
  * (exact below 2^32, so in S too); every load issued at once. */
@@ -180,18 +166,6 @@ table_column_p (const BuildArgs & a, int r, int xs, int f)
         (column_p < T, S > (a, r, xs + a.chan[2]) << 2 * PACK_BITS);
   else
     return column_p < T, S > (a, r, xs + a.chan[f]);
-}
-
-/* Element f of v, f < N not known at compile time, without local memory. */
-template < typename V, int N > __device__ __forceinline__ V
-pick (const V (&v)[N], int f)
-{
-  V r = v[0];
-#pragma unroll
-  for (int k = 1; k < N; k++)
-    if (f == k)
-      r = v[k];
-  return r;
 }
 
 /* Rows t0..t1 - 1 of the grown plane (a band) into table rows t0 + 1..t1.
@@ -349,27 +323,6 @@ sat_box (const Sat < S > &sat, int x, int y, int bx, int by, S (&s)[FP])
     s[f] = a[f] - b[f] - c[f] + d[f];
 }
 
-/* cf_satvar_box_mean, exactly, without a 64-bit division: a float estimate
- * of the quotient (within 1 of its floor: quotients are at most 65535),
- * corrected, then the half-up rounding from the remainder. */
-__device__ __forceinline__ unsigned
-box_mean (uint64_t sum, int ax, int ay)
-{
-  const long long n = (long long) (2 * ax + 1) * (2 * ay + 1);
-  long long q = (long long) __float2uint_rz (__fmul_rz ((float) sum,
-          __frcp_rn ((float) n)));
-  long long rem = (long long) sum - q * n;
-  while (rem < 0) {
-    q--;
-    rem += n;
-  }
-  while (rem >= n) {
-    q++;
-    rem -= n;
-  }
-  return (unsigned) q + (2 * rem >= n);
-}
-
 /* Filtered channel f's sum in a table entry's sums v. */
 template < typename S, bool PACK, int N > __device__ __forceinline__ uint64_t
 channel_sum (const S (&v)[N], int f)
@@ -383,7 +336,7 @@ channel_sum (const S (&v)[N], int f)
 /* channel_sum rounded to float, as the reference's (float) of the sum:
  * packed sums (below 2^21) exactly, without a conversion instruction. */
 template < typename S, bool PACK, int N > __device__ __forceinline__ float
-sum_float (const S (&v)[N], int f)
+channel_float (const S (&v)[N], int f)
 {
   if constexpr (PACK)
     return cf_sample_float ((unsigned) channel_sum < S, PACK > (v, f));
@@ -393,8 +346,38 @@ sum_float (const S (&v)[N], int f)
     return __ull2float_rn (v[f]);
 }
 
-/* F: the filtered channels; the table's entries hold FP sums of them, or
- * with PACK one. */
+/* The global table's boxes for satvar_px::pixel: FP sums an entry, or with
+ * PACK the three filtered channels in one. */
+template < typename S, int FP, bool PACK > struct TableBoxes {
+  typedef S Sums[FP];
+  Sat < S > sat;
+  __device__ void sums (int x, int y, const CfSatVarRadii & r,
+      Sums (&s)[2][2]) const
+  {
+    sat_box < S, FP > (sat, x, y, r.ax, r.ay, s[0][0]);
+    if (r.fx != 0.0f)
+      sat_box < S, FP > (sat, x, y, r.ax + 1, r.ay, s[0][1]);
+    if (r.fy != 0.0f)
+      sat_box < S, FP > (sat, x, y, r.ax, r.ay + 1, s[1][0]);
+    if (r.fx != 0.0f && r.fy != 0.0f)
+      sat_box < S, FP > (sat, x, y, r.ax + 1, r.ay + 1, s[1][1]);
+  }
+  __device__ static uint64_t sum (const Sums & v, int f)
+  {
+    return channel_sum < S, PACK > (v, f);
+  }
+  __device__ static float sum_float (const Sums & v, int f)
+  {
+    return channel_float < S, PACK > (v, f);
+  }
+  __device__ static float count_rcp (int a)
+  {
+    return cf_satvar_count_rcp (a);
+  }
+};
+
+/* A thread a pixel. F: the filtered channels; the table's entries hold FP
+ * sums of them, or with PACK one. */
 template < typename T, typename S, int C, int F, bool PACK > __global__ void
 __launch_bounds__ (BOX_W * BOX_H)
 fused_boxes (const BoxArgs a, const CfSatVarParams p, const Sat < S > sat)
@@ -402,75 +385,9 @@ fused_boxes (const BoxArgs a, const CfSatVarParams p, const Sat < S > sat)
   constexpr int FP = PACK ? 1 : pad_channels (F);
   const int x = blockIdx.x * BOX_W + threadIdx.x;
   const int y = blockIdx.y * BOX_H + threadIdx.y;
-  if (x >= a.w || y >= a.h)
-    return;
-  const T *in = cf_row < T > (a.in, a.in_stride, y) + (size_t) x * C;
-  T px[C];
-#pragma unroll
-  for (int c = 0; c < C; c++)
-    px[c] = in[c];
-  const float s = p.source == CF_SATVAR_ALPHA ?
-      cf_satvar_scaled (cf_row < T > (a.src, a.src_stride, y)[(size_t) x * C +
-          p.alpha_channel], a.max) : p.source == CF_SATVAR_MAP ?
-      cf_satvar_map_strength (&p, x, y) : cf_satvar_shape_strength (&p, x, y);
-  const CfSatVarRadii r = cf_satvar_radii (s, &p);
-  /* Radius 0: the box of the pixel alone, its input. */
-  if (r.ax != 0 || r.ay != 0 || r.fx != 0.0f || r.fy != 0.0f) {
-    unsigned o[F];
-    S s00[FP];
-    sat_box < S, FP > (sat, x, y, r.ax, r.ay, s00);
-    if (r.fx == 0.0f && r.fy == 0.0f) {
-#pragma unroll
-      for (int f = 0; f < F; f++)
-        o[f] = box_mean (channel_sum < S, PACK > (s00, f), r.ax, r.ay);
-    } else {
-      float k[2][2];
-      S s01[FP], s10[FP], s11[FP];
-      cf_satvar_weights (r.ax, r.ay, r.fx, r.fy, k);
-#pragma unroll
-      for (int f = 0; f < FP; f++)
-        s01[f] = s10[f] = s11[f] = 0;
-      if (r.fx != 0.0f)
-        sat_box < S, FP > (sat, x, y, r.ax + 1, r.ay, s01);
-      if (r.fy != 0.0f)
-        sat_box < S, FP > (sat, x, y, r.ax, r.ay + 1, s10);
-      if (r.fx != 0.0f && r.fy != 0.0f)
-        sat_box < S, FP > (sat, x, y, r.ax + 1, r.ay + 1, s11);
-#pragma unroll
-      for (int f = 0; f < F; f++) {
-        const float sum[2][2] = {
-          {sum_float < S, PACK > (s00, f), sum_float < S, PACK > (s01, f)},
-          {sum_float < S, PACK > (s10, f), sum_float < S, PACK > (s11, f)}
-        };
-        o[f] = cf_satvar_blend (sum, k, a.max);
-      }
-    }
-#pragma unroll
-    for (int c = 0; c < C; c++)
-      if ((a.mask >> c) & 1u)
-        px[c] = (T) pick < unsigned, F > (o, __popc (a.mask & ((1u << c) -
-                    1u)));
-  }
-  T *out = cf_row < T > (a.out, a.out_stride, y) + (size_t) x * C;
-  if constexpr (C * sizeof (T) == 4) {
-    if (a.vec_out) {
-      unsigned v;
-      memcpy (&v, px, 4);
-      *(unsigned *) out = v;
-      return;
-    }
-  }
-  if constexpr (C * sizeof (T) == 8) {
-    if (a.vec_out) {
-      uint2 v;
-      memcpy (&v, px, 8);
-      *(uint2 *) out = v;
-      return;
-    }
-  }
-#pragma unroll
-  for (int c = 0; c < C; c++)
-    out[c] = px[c];
+  if (x < a.w && y < a.h)
+    satvar_px::pixel < T, C, F > (a, p, x, y, TableBoxes < S, FP, PACK > {
+        sat});
 }
 
 template < typename T, typename S, int F, int C, bool PACK = false > CfStatus
@@ -571,20 +488,7 @@ fused_pass (const CfPlane * src, const CfPlane * in, const CfPlane * out,
   if (st != CF_OK)
     return st;
 
-  BoxArgs a;
-  const size_t px = (size_t) in->channels * sizeof (T);
-  a.src = src->data;
-  a.src_stride = src->stride;
-  a.in = in->data;
-  a.in_stride = in->stride;
-  a.out = out->data;
-  a.out_stride = out->stride;
-  a.w = in->width;
-  a.h = in->height;
-  a.mask = p->channel_mask & CF_ALL_CHANNELS (in->channels);
-  a.max = cf_plane_max (in);
-  a.vec_out = (px == 4 || px == 8) && (uintptr_t) out->data % px == 0
-      && out->stride % px == 0;
+  const BoxArgs a = satvar_px::box_args < T > (src, in, out, p);
   if constexpr (sizeof (T) == 1 && sizeof (S) == 8)
     if (pack)
       return launch_packed (b, a, *p, sat, blocks, threads, smem, stream);

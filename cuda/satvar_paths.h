@@ -1,7 +1,7 @@
-/* The variable box blur's two GPU paths; cf_satvar (satvar.cu) picks
- * one. Each queues every pass on exec->stream, its summed-area table in
- * exec->scratch; wide: 64-bit table entries (a box sum may pass 2^32),
- * else 32-bit. */
+/* The variable box blur's three GPU paths; cf_satvar (satvar.cu) picks
+ * one. Each queues every pass on exec->stream, the fused and global paths
+ * their summed-area table in exec->scratch; wide: 64-bit table entries (a
+ * box sum may pass 2^32), else 32-bit. */
 #ifndef CF_SATVAR_PATHS_H
 #define CF_SATVAR_PATHS_H
 
@@ -14,6 +14,20 @@ extern "C" {
 /* Three filtered 8-bit channels share one 64-bit table sum, this many
  * bits each, where every box sum fits them. */
 #define CF_SATVAR_PACK_BITS 21
+
+/* The tile path takes radii up to this (rounded up). */
+#define CF_SATVAR_TILE_MAX_RADIUS 12
+
+/* satvar_tile.cu: one launch a pass, a tile's table in shared memory;
+ * *fits = 0 (nothing queued) where the largest radii pass
+ * CF_SATVAR_TILE_MAX_RADIUS or the table a block's shared memory. */
+CfStatus cf_satvar_tile (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfSatVarParams * p, int *fits);
+
+/* satvar.cu: the fused path, else the global one (where the tile path
+ * does not fit, cf_satvar runs this). */
+CfStatus cf_satvar_table (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfSatVarParams * p);
 
 /* satvar_fused.cu: three launches a pass for every filtered channel at
  * once; pack: the three filtered channels' packed table (8-bit samples,

@@ -2,7 +2,7 @@
  * pixel's strength, its radii and the blend of its boxes, in float with
  * explicit round-to-nearest operations on the device (fused multiply-add
  * only where written: CF_FFMA, fmaf on the host), so every path computes
- * the same bits. The blend's divisions are per pixel (cf_satvar_weights),
+ * the same bits. The blend's weights are per pixel (cf_satvar_weights),
  * its per-channel part fused multiply-adds only. */
 #ifndef CF_SATVAR_SHAPE_H
 #define CF_SATVAR_SHAPE_H
@@ -19,12 +19,14 @@
 #define CF_FDIV(a, b) __fdiv_rn ((a), (b))
 #define CF_FFMA(a, b, c) __fmaf_rn ((a), (b), (c))
 #define CF_FSQRT(a) __fsqrt_rn (a)
+#define CF_FRCP(a) __frcp_rn (a)
 #else
 #define CF_FMUL(a, b) ((a) * (b))
 #define CF_FADD(a, b) ((a) + (b))
 #define CF_FDIV(a, b) ((a) / (b))
 #define CF_FFMA(a, b, c) fmaf ((a), (b), (c))
 #define CF_FSQRT(a) sqrtf (a)
+#define CF_FRCP(a) (1.0f / (a))
 #endif
 
 CF_HD float
@@ -117,20 +119,46 @@ cf_satvar_box_mean (uint64_t sum, int ax, int ay)
   return (unsigned) ((2 * sum + n) / (2 * n));
 }
 
+/* 1 / (2 a + 1), the reciprocal of a box side's count, rounded to float
+ * (correctly rounded on both sides). */
+CF_HD float
+cf_satvar_count_rcp (int a)
+{
+  return CF_FRCP ((float) (2 * a + 1));
+}
+
 /* The weights of the boxes (ax + i, ay + j), i, j in {0, 1}, with the
- * radii's fractions fx, fy (not both 0), each divided by its box's count
- * (below 2^24: exact in float): k[j][i] = w / n, once per pixel for all of
- * its channels (0 for a box of weight 0, which is not read). */
+ * radii's fractions fx, fy (not both 0), each divided by its box's count:
+ * k[j][i] = (wx_i / nx_i) (wy_j / ny_j), with the reciprocals rx[i] of
+ * the counts nx_i = 2 (ax + i) + 1 (cf_satvar_count_rcp) and ry[j] of
+ * ny_j; once per pixel for all of its channels (0 for a box of weight 0,
+ * which is not read). */
+CF_HD void
+cf_satvar_weights_rcp (const float rx[2], const float ry[2], float fx,
+    float fy, float k[2][2])
+{
+  const float kx[2] = { CF_FMUL (CF_FADD (1.0f, -fx), rx[0]),
+    CF_FMUL (fx, rx[1])
+  };
+  const float ky[2] = { CF_FMUL (CF_FADD (1.0f, -fy), ry[0]),
+    CF_FMUL (fy, ry[1])
+  };
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 2; i++)
+      k[j][i] = CF_FMUL (kx[i], ky[j]);
+}
+
+/* cf_satvar_weights_rcp of the boxes around radii ax, ay. */
 CF_HD void
 cf_satvar_weights (int ax, int ay, float fx, float fy, float k[2][2])
 {
-  for (int j = 0; j < 2; j++)
-    for (int i = 0; i < 2; i++) {
-      float w = CF_FMUL (i ? fx : CF_FADD (1.0f, -fx),
-          j ? fy : CF_FADD (1.0f, -fy));
-      float n = (float) ((2 * (ax + i) + 1) * (2 * (ay + j) + 1));
-      k[j][i] = w != 0.0f ? CF_FDIV (w, n) : 0.0f;
-    }
+  const float rx[2] = { cf_satvar_count_rcp (ax), cf_satvar_count_rcp (ax +
+        1)
+  };
+  const float ry[2] = { cf_satvar_count_rcp (ay), cf_satvar_count_rcp (ay +
+        1)
+  };
+  cf_satvar_weights_rcp (rx, ry, fx, fy, k);
 }
 
 /* The blend of the boxes of sums sum[j][i] (each rounded to float) with

@@ -4,11 +4,13 @@
  * radii) against the fixed-radius box
  * (cf_satblur) of the same largest radius and the identity-copy floor, at
  * 3840x2160 RGBA and 1920x1080 GRAY16_LE, one pass, clamp border; ratio =
- * per-pixel / fixed. Device-resident kernel time, medians. Prints
- * markdown. */
+ * per-pixel / fixed; the map again on the table paths (cf_satvar_table,
+ * which radii above CF_SATVAR_TILE_MAX_RADIUS take anyway). Device-resident kernel time,
+ * medians. Prints markdown. */
 #include "cf_bench_util.h"
 #include "satblur.h"
 #include "satvar.h"
+#include "satvar_paths.h"
 #include "cf_runtime.h"
 
 #include <math.h>
@@ -29,6 +31,14 @@ variable (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     const void *params)
 {
   return cf_satvar (exec, src, dst, params);
+}
+
+/* The table paths, where cf_satvar would take the tile path. */
+static CfStatus
+table (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
+    const void *params)
+{
+  return cf_satvar_table (exec, src, dst, params);
 }
 
 /* A GRAY8 radius map of @w x @h on the device: 0 at the centre, growing
@@ -65,11 +75,12 @@ main (void)
     {3840, 2160, 4, 8, 0x7, "RGBA 3840x2160"},
     {1920, 1080, 1, 16, 0x1, "GRAY16_LE 1920x1080"},
   };
-  static const int radii[] = { 4, 16, 64, 256 };
+  static const int radii[] = { 4, 8, 12, 16, 64, 256 };
 
   cf_bench_init ();
   cf_bench_table ("format | radius | copy ms | fixed ms | ellipse ms | "
-      "band ms | map ms | ellipse / fixed | band / fixed | map / fixed");
+      "band ms | map ms | table map ms | ellipse / fixed | band / fixed | "
+      "map / fixed");
   for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
     CfBenchFrames frames = cf_bench_frames_new (formats[f].w, formats[f].h,
         formats[f].channels, formats[f].depth);
@@ -91,20 +102,23 @@ main (void)
       mp.source = CF_SATVAR_MAP;
       mp.map = map;
       CfBenchFilter a = { &frames, fixed, &fp }, b = { &frames, variable, &ep },
-          c = { &frames, variable, &bp }, d = { &frames, variable, &mp };
-      double ms[4] = {
+          c = { &frames, variable, &bp }, d = { &frames, variable, &mp },
+          e = { &frames, table, &mp };
+      double ms[5] = {
         cf_bench_median_ms (cf_bench_filter, &a, REPS),
         cf_bench_median_ms (cf_bench_filter, &b, REPS),
         cf_bench_median_ms (cf_bench_filter, &c, REPS),
         cf_bench_median_ms (cf_bench_filter, &d, REPS),
+        cf_bench_median_ms (cf_bench_filter, &e, REPS),
       };
-      printf ("%s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.2fx | %.2fx | "
-          "%.2fx\n", formats[f].name, rad, copy, ms[0], ms[1], ms[2], ms[3],
-          ms[1] / ms[0], ms[2] / ms[0], ms[3] / ms[0]);
+      printf ("%s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2fx | "
+          "%.2fx | %.2fx\n", formats[f].name, rad, copy, ms[0], ms[1], ms[2],
+          ms[3], ms[4], ms[1] / ms[0], ms[2] / ms[0], ms[3] / ms[0]);
       cf_scratch_release (&a.scratch);
       cf_scratch_release (&b.scratch);
       cf_scratch_release (&c.scratch);
       cf_scratch_release (&d.scratch);
+      cf_scratch_release (&e.scratch);
     }
     cf_device_free (map.data);
     cf_bench_frames_free (&frames);

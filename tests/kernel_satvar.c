@@ -8,10 +8,12 @@
  * fractional radii, 1 to 3 passes, both borders, 8 and 16 bits, 1 to 4
  * channels, subsampled planes, odd sizes, 32- and 64-bit tables, and a
  * plane too wide for the fused path's shared memory (the global-table
- * path). One line per failing case, then the verdict. */
+ * path). Radii up to CF_SATVAR_TILE_MAX_RADIUS run the tile path
+ * (cf_satvar) and the table paths (cf_satvar_table) both. One line per failing case, then the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 #include "satvar.h"
+#include "satvar_paths.h"
 #include "satblur.h"
 
 #include <math.h>
@@ -102,6 +104,17 @@ check_frame (const CfPlane * frame, unsigned mask, const CfSatVarParams * p,
   CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
   cf_test_device_download (&ddst, &out);
   verdict (cf_test_compare (&ref, &out, 0, &diff, what), what);
+  /* radii the tile path takes: the table paths too */
+  if (ceil (q.radius_x) <= CF_SATVAR_TILE_MAX_RADIUS
+      && ceil (q.radius_y) <= CF_SATVAR_TILE_MAX_RADIUS) {
+    CfPlane dtab = cf_test_device_like (&src);
+    strncat (what, ", table path", sizeof what - strlen (what) - 1);
+    CF_CHECK (cf_satvar_table (&exec, &dsrc, &dtab, &q) == CF_OK);
+    CF_CHECK (cf_stream_synchronize (stream) == CF_OK);
+    cf_test_device_download (&dtab, &out);
+    verdict (cf_test_compare (&ref, &out, 0, &diff, what), what);
+    cf_test_device_free (&dtab);
+  }
   if (map.data) {
     cf_test_device_free (&dmap);
     cf_test_plane_free (&map);
@@ -147,6 +160,46 @@ check_packing (void)
     check_frame (&white, 0x7, &p, "band, packed table limit, white");
   }
   cf_test_plane_free (&white);
+}
+
+/* The tile path's largest margin on white frames (every prefix of
+ * its table its largest: a carry out of a channel's bits would show in
+ * the next channel) and on random ones, for each way it packs an entry:
+ * 8-bit samples 1 to 4 channels (three a 64-bit word), 16-bit 1 to 4 (two
+ * a word); a quarter above it runs the table paths. */
+static void
+check_tile_limits (void)
+{
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
+    {1, 8, 0x1}, {2, 8, 0x3}, {4, 8, 0x7}, {4, 8, 0xF}, {1, 16, 0x1},
+    {2, 16, 0x3}, {4, 16, 0xF}
+  };
+  const double m = CF_SATVAR_TILE_MAX_RADIUS;
+  const double radii[][2] = { {m, m}, {m - 0.5, m}, {m, 0.5}, {m + 0.25, 3}
+  };
+  CfSatVarParams p = { m, m, 1, CF_BORDER_MIRROR, 0, CF_SATVAR_BAND,
+    0, 0, 60, 40, 10, 8, 1, 0, 25, 0
+  };
+
+  for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
+    CfPlane white = cf_test_plane_new (131, 97, layouts[l].channels,
+        layouts[l].depth, 4);
+
+    memset (white.data, 0xFF, white.stride * white.height);
+    for (size_t r = 0; r < sizeof radii / sizeof radii[0]; r++) {
+      p.radius_x = radii[r][0];
+      p.radius_y = radii[r][1];
+      p.border = r % 2 ? CF_BORDER_CLAMP : CF_BORDER_MIRROR;
+      check_frame (&white, layouts[l].mask, &p, "band, tile limit, white");
+      check (131, 97, layouts[l].channels, layouts[l].depth,
+          layouts[l].mask, &p, "band, tile limit");
+    }
+    cf_test_plane_free (&white);
+  }
 }
 
 /* cf_satvar on the GPU of @src with @p (its map on the host, uploaded
@@ -308,6 +361,7 @@ main (void)
     check (301, 201, 4, 16, 0x7, &p, "ellipse, 64-bit table, RGBA64");
   }
   check_packing ();
+  check_tile_limits ();
   if (!quick) {
     CfSatVarParams p = { 4.3, 3.6, 1, CF_BORDER_CLAMP, 0x7,
       CF_SATVAR_BAND, 0, 0, 1920, 1080, 0, 200, cos (0.2), sin (0.2), 300, 0

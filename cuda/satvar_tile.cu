@@ -1,0 +1,305 @@
+/* The variable box blur's tile path (satvar_paths.h): one launch a pass,
+ * no table in global memory. A block owns a TILE_W x TILE_H tile of
+ * output pixels; it reads the tile grown by the margins (the largest
+ * radii, rounded up: at most TILE_MAX_MARGIN) from the pass's input
+ * through the border mode and builds that grown tile's summed-area table
+ * in shared memory: each grown column summed down (a thread a column,
+ * the loads coalesced along the row), then each row across (a thread a
+ * row, an odd pitch keeping the threads' rows in different banks).
+ * The filtered channels of an entry share words: 21 bits a channel for
+ * 8-bit samples (three a 64-bit word), 32 for 16-bit ones (two), one
+ * 32-bit word for a single channel. A grown tile holds at most 96 x 64
+ * samples (at the largest margin, 16), so every prefix fits its bits
+ * and the boxes' sums are exact.
+ * Then each thread makes TILE_H / 4 pixels down its column of the tile
+ * (satvar_pixel.cuh), its boxes from four shared-memory corners each.
+ * The grown tile re-reads the neighbours' margins (from L2); the global
+ * table of satvar_fused.cu is written and read once instead, which is what
+ * larger margins take. */
+#include "satvar_paths.h"
+#include "satvar_pixel.cuh"
+#include "cf_runtime.h"
+
+#include <math.h>
+#include <type_traits>
+
+namespace {
+
+using satvar_px::BoxArgs;
+
+constexpr int TILE_W = 64, TILE_H = 32;
+constexpr int THREADS_Y = 4;
+constexpr int THREADS = TILE_W * THREADS_Y;
+constexpr int TILE_MAX_MARGIN = CF_SATVAR_TILE_MAX_RADIUS;
+/* How a tile's table packs the filtered channels (F) of an entry of
+ * samples of @bytes into words: bits a channel, channels a word, words an
+ * entry, bytes a word. */
+__host__ __device__ constexpr int
+pack_bits (int bytes, int F)
+{
+  return F == 1 || bytes > 1 ? 32 : 21;
+}
+
+__host__ __device__ constexpr int
+pack_per_word (int bytes, int F)
+{
+  return F == 1 ? 1 : 64 / pack_bits (bytes, F);
+}
+
+__host__ __device__ constexpr int
+pack_words (int bytes, int F)
+{
+  return (F + pack_per_word (bytes, F) - 1) / pack_per_word (bytes, F);
+}
+
+__host__ __device__ constexpr int
+word_bytes (int F)
+{
+  return F == 1 ? 4 : 8;
+}
+
+template < typename T, int F > struct Packing {
+  typedef typename std::conditional < word_bytes (F) == 4, uint32_t,
+      uint64_t >::type W;
+  static constexpr int BITS = pack_bits (sizeof (T), F);
+  static constexpr int PER = pack_per_word (sizeof (T), F);
+  static constexpr int WORDS = pack_words (sizeof (T), F);
+};
+
+/* The largest sum a channel's bits must hold: the whole grown tile. */
+static_assert (TILE_MAX_MARGIN <= 16 && (TILE_W + 32) * (TILE_H + 32) *
+    255 < (1 << 21) && (uint64_t) (TILE_W + 32) * (TILE_H + 32) * 65535 <=
+    UINT32_MAX, "prefixes fit their bits up to margin 16");
+
+struct TileArgs {
+  int mx, my;                   /* margins */
+  int pitch;                    /* words of a table row: odd */
+  int chan[4];                  /* filtered channels, in order */
+};
+
+/* The shared table's boxes for satvar_px::pixel. Entry (t, i) of word k
+ * sums the grown tile's rows < t and columns < i; (ox, oy): the plane's
+ * pixel at grown column and row 0. */
+template < typename T, int F > struct TileBoxes {
+  typedef Packing < T, F > P;
+  typedef typename P::W Sums[P::WORDS];
+  const typename P::W * t;
+  const float *rcp;             /* cf_satvar_count_rcp (0..MAX_MARGIN + 1) */
+  int pitch, plane;             /* words of a row, of a word's table */
+  int ox, oy;
+  /* The boxes' corners: rows t0 and b0 of the box (ax, ay), one further
+   * out for ay + 1; columns c0 and c1, one further out for ax + 1. */
+  __device__ void sums (int x, int y, const CfSatVarRadii & r,
+      Sums (&s)[2][2]) const
+  {
+    const int t0 = (y - r.ay - oy) * pitch, b0 = (y + r.ay + 1 - oy) * pitch;
+    const int c0 = x - r.ax - ox, c1 = x + r.ax + 1 - ox;
+#pragma unroll
+    for (int k = 0; k < P::WORDS; k++) {
+      const typename P::W * top = t + k * plane + t0, *bot = t + k * plane +
+          b0;
+      s[0][0][k] = bot[c1] - bot[c0] - top[c1] + top[c0];
+      if (r.fx != 0.0f)
+        s[0][1][k] = bot[c1 + 1] - bot[c0 - 1] - top[c1 + 1] + top[c0 - 1];
+      if (r.fy != 0.0f) {
+        top -= pitch;
+        bot += pitch;
+        s[1][0][k] = bot[c1] - bot[c0] - top[c1] + top[c0];
+        if (r.fx != 0.0f)
+          s[1][1][k] = bot[c1 + 1] - bot[c0 - 1] - top[c1 + 1] +
+              top[c0 - 1];
+      }
+    }
+  }
+  __device__ float count_rcp (int a) const
+  {
+    return rcp[a];
+  }
+  __device__ static uint64_t sum (const Sums & v, int f)
+  {
+    return ((uint64_t) v[f / P::PER] >> P::BITS * (f % P::PER)) &
+        ((1ull << P::BITS) - 1);
+  }
+  /* exact below 2^23 (8-bit sums) without a conversion instruction */
+  __device__ static float sum_float (const Sums & v, int f)
+  {
+    const unsigned s = (unsigned) sum (v, f);
+    return sizeof (T) == 1 ? cf_sample_float (s) : __uint2float_rn (s);
+  }
+};
+
+template < typename T, int C, int F > __global__ void
+__launch_bounds__ (THREADS)
+tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
+{
+  typedef Packing < T, F > P;
+  typedef typename P::W W;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  __shared__ float rcp[TILE_MAX_MARGIN + 2];
+  W *t = (W *) smem;
+  const int cols = TILE_W + 2 * g.mx, rows = TILE_H + 2 * g.my;
+  const int plane = (rows + 1) * g.pitch;
+  const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * TILE_H;
+  const int tid = threadIdx.y * TILE_W + threadIdx.x;
+
+  /* Down each grown column (a thread a column): its prefix at entries
+   * (1.., c + 1); then along each grown row (a thread a row): the table.
+   * Row and column 0 are 0. */
+  for (int c = tid; c < cols; c += THREADS) {
+    const size_t xs = (size_t) cf_border_index (x0 - g.mx + c, a.w,
+        p.border) * C;
+    W sum[P::WORDS] = { };
+#pragma unroll 4
+    for (int r = 0; r < rows; r++) {
+      const T *px = cf_row < T > (a.in, a.in_stride,
+          cf_border_index (y0 - g.my + r, a.h, p.border)) + xs;
+#pragma unroll
+      for (int f = 0; f < F; f++)
+        sum[f / P::PER] += (W) px[g.chan[f]] << P::BITS * (f % P::PER);
+#pragma unroll
+      for (int k = 0; k < P::WORDS; k++)
+        t[k * plane + (r + 1) * g.pitch + c + 1] = sum[k];
+    }
+  }
+  for (int i = tid; i <= cols; i += THREADS)
+#pragma unroll
+    for (int k = 0; k < P::WORDS; k++)
+      t[k * plane + i] = 0;
+  if (tid < TILE_MAX_MARGIN + 2)
+    rcp[tid] = cf_satvar_count_rcp (tid);
+  __syncthreads ();
+  for (int r = tid + 1; r <= rows; r += THREADS) {
+#pragma unroll
+    for (int k = 0; k < P::WORDS; k++) {
+      W *e = t + k * plane + r * g.pitch;
+      W sum = 0;
+      e[0] = 0;
+#pragma unroll 8
+      for (int c = 1; c <= cols; c++) {
+        sum += e[c];
+        e[c] = sum;
+      }
+    }
+  }
+  __syncthreads ();
+
+  const TileBoxes < T, F > boxes = { t, rcp, g.pitch, plane, x0 - g.mx,
+    y0 - g.my
+  };
+  const int x = x0 + threadIdx.x;
+  if (x >= a.w)
+    return;
+  for (int y = y0 + threadIdx.y; y < min (a.h, y0 + TILE_H); y += THREADS_Y)
+    satvar_px::pixel < T, C, F > (a, p, x, y, boxes);
+}
+
+/* Shared memory of a block: the grown tile's table. */
+size_t
+tile_smem (int bytes, int F, const TileArgs & g)
+{
+  return (size_t) pack_words (bytes, F) * (TILE_H + 2 * g.my + 1) *
+      g.pitch * word_bytes (F);
+}
+
+template < typename T, int C, int F > CfStatus
+launch_cf (const BoxArgs & a, const CfSatVarParams & p, const TileArgs & g,
+    cudaStream_t stream)
+{
+  const size_t smem = tile_smem (sizeof (T), F, g);
+  CfStatus st = cf_allow_smem < tile_kernel < T, C, F > >(smem);
+  if (st != CF_OK)
+    return st;
+  const dim3 grid ((a.w + TILE_W - 1) / TILE_W, (a.h + TILE_H - 1) / TILE_H);
+  tile_kernel < T, C, F > <<<grid, dim3 (TILE_W, THREADS_Y), smem,
+      stream>>> (a, p, g);
+  return cf_launch_status ();
+}
+
+template < typename T, int C > CfStatus
+launch_c (const BoxArgs & a, const CfSatVarParams & p, const TileArgs & g,
+    int F, cudaStream_t stream)
+{
+  if constexpr (C >= 4)
+    if (F == 4)
+      return launch_cf < T, C, 4 > (a, p, g, stream);
+  if constexpr (C >= 3)
+    if (F == 3)
+      return launch_cf < T, C, 3 > (a, p, g, stream);
+  if constexpr (C >= 2)
+    if (F == 2)
+      return launch_cf < T, C, 2 > (a, p, g, stream);
+  return launch_cf < T, C, 1 > (a, p, g, stream);
+}
+
+template < typename T > CfStatus
+tile_pass (const CfPlane * src, const CfPlane * in, const CfPlane * out,
+    const CfSatVarParams * p, const TileArgs & g, int F, cudaStream_t stream)
+{
+  const BoxArgs a = satvar_px::box_args < T > (src, in, out, p);
+  switch (in->channels) {
+    case 1:
+      return launch_c < T, 1 > (a, *p, g, F, stream);
+    case 2:
+      return launch_c < T, 2 > (a, *p, g, F, stream);
+    case 3:
+      return launch_c < T, 3 > (a, *p, g, F, stream);
+    default:
+      return launch_c < T, 4 > (a, *p, g, F, stream);
+  }
+}
+
+}                               /* namespace */
+
+extern "C" CfStatus
+cf_satvar_tile (const CfExec * exec, const CfPlane * src,
+    const CfPlane * dst, const CfSatVarParams * p, int *fits)
+{
+  cudaStream_t stream = (cudaStream_t) exec->stream;
+  const int C = src->channels;
+  const unsigned mask = p->channel_mask & CF_ALL_CHANNELS (C);
+  const int F = __builtin_popcount (mask);
+  TileArgs g = { };
+
+  g.mx = (int) ceil (p->radius_x);
+  g.my = (int) ceil (p->radius_y);
+  g.pitch = (TILE_W + 2 * g.mx + 1) | 1;
+  for (int c = 0, f = 0; c < C; c++)
+    if ((mask >> c) & 1u)
+      g.chan[f++] = c;
+  int dev, optin;
+  cudaError_t err = cudaGetDevice (&dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&optin,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  if (err != cudaSuccess)
+    return cf_status_from_cuda (err);
+  *fits = g.mx <= TILE_MAX_MARGIN && g.my <= TILE_MAX_MARGIN &&
+      tile_smem (cf_plane_bytes_per_sample (src), F, g) <= (size_t) optin;
+  if (!*fits)
+    return CF_OK;
+  if (F == 0)
+    return cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride,
+        (size_t) src->width * C * cf_plane_bytes_per_sample (src),
+        src->height, stream);
+
+  const size_t row = (size_t) src->width * C * cf_plane_bytes_per_sample (src);
+  const size_t tmp_stride = (row + 255) & ~(size_t) 255;
+  CfStatus st = CF_OK;
+  if (p->passes > 1)
+    st = cf_scratch_reserve (exec->scratch, tmp_stride * src->height);
+  if (st != CF_OK)
+    return st;
+  CfPlane tmp = *src;
+  tmp.data = exec->scratch->data;
+  tmp.stride = tmp_stride;
+
+  const CfPlane *in = src;
+  for (int i = 0; i < p->passes && st == CF_OK; i++) {
+    const CfPlane *out = (p->passes - 1 - i) % 2 == 0 ? dst : &tmp;
+    st = src->depth > 8 ?
+        tile_pass < unsigned short > (src, in, out, p, g, F, stream) :
+        tile_pass < unsigned char > (src, in, out, p, g, F, stream);
+    in = out;
+  }
+  return st;
+}
