@@ -163,15 +163,14 @@ cf_satvar_weights (int ax, int ay, float fx, float fy, float k[2][2])
 
 /* The blend of the boxes of sums sum[j][i] (each rounded to float) with
  * the weights k of cf_satvar_weights, rounded half up to a sample of at
- * most @max. */
+ * most @max. A box of weight 0 adds +0 (its sum, not read, is 0). */
 CF_HD unsigned
 cf_satvar_blend (const float sum[2][2], const float k[2][2], unsigned max)
 {
   float v = 0.0f;
   for (int j = 0; j < 2; j++)
     for (int i = 0; i < 2; i++)
-      if (k[j][i] != 0.0f)
-        v = CF_FFMA (k[j][i], sum[j][i], v);
+      v = CF_FFMA (k[j][i], sum[j][i], v);
   v = floorf (CF_FADD (v, 0.5f));
   return v <= 0.0f ? 0u : (v >= (float) max ? max : (unsigned) v);
 }

@@ -3,9 +3,9 @@
  * output pixels; it reads the tile grown by the margins (the largest
  * radii, rounded up: at most TILE_MAX_MARGIN) from the pass's input
  * through the border mode and builds that grown tile's summed-area table
- * in shared memory: each grown column summed down (a thread a column,
- * the loads coalesced along the row), then each row across (a thread a
- * row, an odd pitch keeping the threads' rows in different banks).
+ * in shared memory: each grown column summed down (two threads a column,
+ * the loads coalesced along the row), then each row across (four threads
+ * a row, an odd pitch keeping the rows in different banks).
  * The filtered channels of an entry share words: 21 bits a channel for
  * 8-bit samples (three a 64-bit word), 32 for 16-bit ones (two), one
  * 32-bit word for a single channel. A grown tile holds at most 96 x 64
@@ -31,6 +31,12 @@ constexpr int TILE_W = 64, TILE_H = 32;
 constexpr int THREADS_Y = 4;
 constexpr int THREADS = TILE_W * THREADS_Y;
 constexpr int TILE_MAX_MARGIN = CF_SATVAR_TILE_MAX_RADIUS;
+/* Threads a grown column (two halves of its rows) and row. */
+constexpr int COLUMN_THREADS = THREADS / 2;
+constexpr int ROW_THREADS = 4;
+static_assert (TILE_W + 2 * TILE_MAX_MARGIN <= COLUMN_THREADS &&
+    (TILE_H + 2 * TILE_MAX_MARGIN) * ROW_THREADS <= THREADS,
+    "a thread for each half column and each row's part");
 /* How a tile's table packs the filtered channels (F) of an entry of
  * samples of @bytes into words: bits a channel, channels a word, words an
  * entry, bytes a word. */
@@ -142,43 +148,72 @@ tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
   const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * TILE_H;
   const int tid = threadIdx.y * TILE_W + threadIdx.x;
 
-  /* Down each grown column (a thread a column): its prefix at entries
-   * (1.., c + 1); then along each grown row (a thread a row): the table.
-   * Row and column 0 are 0. */
-  for (int c = tid; c < cols; c += THREADS) {
-    const size_t xs = (size_t) cf_border_index (x0 - g.mx + c, a.w,
-        p.border) * C;
-    W sum[P::WORDS] = { };
+  /* Down each grown column: its prefix at entries (1.., c + 1), the
+   * column's upper and lower halves of rows each a thread's (the upper
+   * half's total kept for the lower's rows). */
+  __shared__ W upper[P::WORDS][COLUMN_THREADS];
+  const int half = (rows + 1) / 2;
+  {
+    const int c = tid % COLUMN_THREADS, lower = tid / COLUMN_THREADS;
+    if (c < cols) {
+      const size_t xs = (size_t) cf_border_index (x0 - g.mx + c, a.w,
+          p.border) * C;
+      W sum[P::WORDS] = { };
 #pragma unroll 4
-    for (int r = 0; r < rows; r++) {
-      const T *px = cf_row < T > (a.in, a.in_stride,
-          cf_border_index (y0 - g.my + r, a.h, p.border)) + xs;
+      for (int r = lower ? half : 0; r < (lower ? rows : half); r++) {
+        const T *px = cf_row < T > (a.in, a.in_stride,
+            cf_border_index (y0 - g.my + r, a.h, p.border)) + xs;
 #pragma unroll
-      for (int f = 0; f < F; f++)
-        sum[f / P::PER] += (W) px[g.chan[f]] << P::BITS * (f % P::PER);
+        for (int f = 0; f < F; f++)
+          sum[f / P::PER] += (W) px[g.chan[f]] << P::BITS * (f % P::PER);
 #pragma unroll
-      for (int k = 0; k < P::WORDS; k++)
-        t[k * plane + (r + 1) * g.pitch + c + 1] = sum[k];
+        for (int k = 0; k < P::WORDS; k++)
+          t[k * plane + (r + 1) * g.pitch + c + 1] = sum[k];
+      }
+      if (!lower)
+#pragma unroll
+        for (int k = 0; k < P::WORDS; k++)
+          upper[k][c] = sum[k];
     }
   }
-  for (int i = tid; i <= cols; i += THREADS)
+  /* row 0 and column 0 */
+  for (int i = tid; i <= cols + rows; i += THREADS)
 #pragma unroll
     for (int k = 0; k < P::WORDS; k++)
-      t[k * plane + i] = 0;
+      t[k * plane + (i <= cols ? i : (i - cols) * g.pitch)] = 0;
   if (tid < TILE_MAX_MARGIN + 2)
     rcp[tid] = cf_satvar_count_rcp (tid);
   __syncthreads ();
-  for (int r = tid + 1; r <= rows; r += THREADS) {
+
+  /* Along each grown row, ROW_THREADS threads a row (adjacent lanes): each
+   * sums its span of the row (adding the upper half's totals to a lower
+   * row's entries), the lanes' spans are scanned by shuffles, then each
+   * adds the spans before its own. */
+  {
+    const int r = tid / ROW_THREADS + 1, q = tid % ROW_THREADS;
+    const int span = (cols + ROW_THREADS - 1) / ROW_THREADS;
+    const int c0 = q * span + 1, c1 = min (cols, c0 + span - 1);
+    const bool mine = r <= rows, lower = r - 1 >= half;
 #pragma unroll
     for (int k = 0; k < P::WORDS; k++) {
       W *e = t + k * plane + r * g.pitch;
       W sum = 0;
-      e[0] = 0;
-#pragma unroll 8
-      for (int c = 1; c <= cols; c++) {
-        sum += e[c];
-        e[c] = sum;
+      if (mine)
+        for (int c = c0; c <= c1; c++) {
+          sum += e[c] + (lower ? upper[k][c - 1] : 0);
+          e[c] = sum;
+        }
+      W before = sum;
+#pragma unroll
+      for (int d = 1; d < ROW_THREADS; d <<= 1) {
+        const W v = __shfl_up_sync (0xffffffffu, before, d, ROW_THREADS);
+        if (q >= d)
+          before += v;
       }
+      before -= sum;
+      if (mine && q > 0)
+        for (int c = c0; c <= c1; c++)
+          e[c] += before;
     }
   }
   __syncthreads ();
