@@ -37,6 +37,7 @@ constexpr int ROW_THREADS = 4;
 static_assert (TILE_W + 2 * TILE_MAX_MARGIN <= COLUMN_THREADS &&
     (TILE_H + 2 * TILE_MAX_MARGIN) * ROW_THREADS <= THREADS,
     "a thread for each half column and each row's part");
+
 /* How a tile's table packs the filtered channels (F) of an entry of
  * samples of @bytes into words: bits a channel, channels a word, words an
  * entry, bytes a word. */
