@@ -229,12 +229,21 @@ tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
     satvar_px::pixel < T, C, F > (a, p, x, y, boxes);
 }
 
-/* Shared memory of a block: the grown tile's table. */
+/* Dynamic shared memory of a block: the grown tile's table. */
 size_t
 tile_smem (int bytes, int F, const TileArgs & g)
 {
   return (size_t) pack_words (bytes, F) * (TILE_H + 2 * g.my + 1) *
       g.pitch * word_bytes (F);
+}
+
+/* Its static shared memory (the upper halves' totals, the reciprocals),
+ * with room for their alignment. */
+size_t
+tile_static_smem (int bytes, int F)
+{
+  return (size_t) pack_words (bytes, F) * COLUMN_THREADS * word_bytes (F) +
+      (TILE_MAX_MARGIN + 2) * sizeof (float) + 16;
 }
 
 template < typename T, int C, int F > CfStatus
@@ -310,7 +319,8 @@ cf_satvar_tile (const CfExec * exec, const CfPlane * src,
   if (err != cudaSuccess)
     return cf_status_from_cuda (err);
   *fits = g.mx <= TILE_MAX_MARGIN && g.my <= TILE_MAX_MARGIN &&
-      tile_smem (cf_plane_bytes_per_sample (src), F, g) <= (size_t) optin;
+      tile_smem (cf_plane_bytes_per_sample (src), F, g) +
+      tile_static_smem (cf_plane_bytes_per_sample (src), F) <= (size_t) optin;
   if (!*fits)
     return CF_OK;
   if (F == 0)
