@@ -476,19 +476,16 @@ bilateral_separable (const void *__restrict__ src, size_t src_stride,
 CfBilateralTuning tuning;
 
 /* The dynamic shared memory a block may have on the current device: its
- * opt-in limit (a cached attribute: cheap), under the tuning cap. */
+ * opt-in limit, under the tuning cap. */
 CfStatus
 shared_limit (size_t * limit)
 {
-  int dev, bytes = 0;
-  cudaError_t err = cudaGetDevice (&dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&bytes,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (err != cudaSuccess)
-    return cf_status_from_cuda (err);
-  *limit = tuning.shared_limit > 0 && tuning.shared_limit < (size_t) bytes ?
-      tuning.shared_limit : (size_t) bytes;
+  size_t bytes;
+  CfStatus st = cf_smem_optin (&bytes);
+  if (st != CF_OK)
+    return st;
+  *limit = tuning.shared_limit > 0 && tuning.shared_limit < bytes ?
+      tuning.shared_limit : bytes;
   return CF_OK;
 }
 

@@ -17,6 +17,11 @@ CfStatus cf_status_from_cuda (cudaError_t err);
  * without the cache. */
 #define CF_MAX_DEVICES 64
 
+/* The shared memory a block may have on the current device, static and
+ * dynamic together (its opt-in limit; the runtime caches the attribute,
+ * so asking per frame is cheap). */
+CfStatus cf_smem_optin (size_t * bytes);
+
 /* Lets `kernel` use up to `bytes` of dynamic shared memory (capped at what
  * the device allows beside the kernel's static shared memory) on `device`,
  * in every context of that device. */

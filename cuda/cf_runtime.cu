@@ -26,6 +26,18 @@ cf_status_from_cuda (cudaError_t err)
   }
 }
 
+CfStatus
+cf_smem_optin (size_t * bytes)
+{
+  int dev, optin = 0;
+  cudaError_t err = cudaGetDevice (&dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&optin,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  *bytes = err == cudaSuccess ? (size_t) optin : 0;
+  return cf_status_from_cuda (err);
+}
+
 cudaError_t
 cf_allow_dynamic_smem (const void *kernel, int device, size_t bytes)
 {

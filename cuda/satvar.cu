@@ -1,12 +1,14 @@
-/* The variable box blur on the GPU (satvar.h): the tile path where it
- * fits (radii up to CF_SATVAR_TILE_MAX_RADIUS), else the table paths: the fused one, else the
- * global-table one (satvar_paths.h). Their table has 32-bit
- * entries where every box sum fits (8-bit samples at any radius here,
+/* The variable box blur on the GPU (satvar.h): a plane without filtered
+ * channels copied; else the tile path where it fits (radii up to
+ * CF_SATVAR_TILE_MAX_RADIUS), else the table paths: the fused one, else
+ * the global-table one (satvar_paths.h). Their table has 32-bit entries
+ * where every box sum fits (8-bit samples at any radius here,
  * 16-bit up to radius 127: differences of wrapped prefixes are exact
  * then), else 64-bit; three filtered 8-bit channels packed into one 64-bit
  * sum where their box sums fit CF_SATVAR_PACK_BITS bits. */
 #include "satvar.h"
 #include "satvar_paths.h"
+#include "cf_runtime.h"
 
 #include <math.h>
 
@@ -37,6 +39,10 @@ cf_satvar (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     return st;
   if (!exec->stream || !exec->scratch)
     return CF_ERROR_INVALID;
+  if (!(p->channel_mask & CF_ALL_CHANNELS (src->channels)))
+    return cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride,
+        (size_t) src->width * src->channels * cf_plane_bytes_per_sample (src),
+        src->height, (cudaStream_t) exec->stream);
   int fits;
   st = cf_satvar_tile (exec, src, dst, p, &fits);
   return fits ? st : cf_satvar_table (exec, src, dst, p);

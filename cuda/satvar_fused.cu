@@ -537,11 +537,7 @@ run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   const int bps = cf_plane_bytes_per_sample (src);
   const unsigned mask = p->channel_mask & CF_ALL_CHANNELS (C);
   const int F = __builtin_popcount (mask);
-  const size_t row = (size_t) w * C * bps;
 
-  if (F == 0)
-    return cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride,
-        row, h, stream);
   *fits = !(sizeof (S) > 4 && !pack && h > 65536);
   if (!*fits)
     return CF_OK;
@@ -600,9 +596,8 @@ run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
       col.pitch * 4);
   const size_t sat_bytes = align256 (sat.pitch * (sat.rows + 1) *
       sizeof (S));
-  const size_t tmp_stride = align256 (row);
   CfStatus st = cf_scratch_reserve (exec->scratch, seg_bytes + pre_bytes +
-      sat_bytes + (p->passes > 1 ? tmp_stride * h : 0));
+      sat_bytes + cf_satvar_tmp_bytes (src, p->passes));
   if (st != CF_OK)
     return st;
   unsigned char *scratch = (unsigned char *) exec->scratch->data;
@@ -610,21 +605,14 @@ run_fused (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   col.prefix = (unsigned *) (scratch + seg_bytes);
   b.col_prefix = col.prefix;
   sat.t = (S *) (scratch + seg_bytes + pre_bytes);
-  CfPlane tmp = *src;
-  tmp.data = scratch + seg_bytes + pre_bytes + sat_bytes;
-  tmp.stride = tmp_stride;
-
-  const CfPlane *in = src;
-  for (int i = 0; i < p->passes && st == CF_OK; i++) {
-    const CfPlane *out = (p->passes - 1 - i) % 2 == 0 ? dst : &tmp;
-    st = src->depth > 8 ?
-        fused_pass < unsigned short, S > (src, in, out, p, col, b, sat, F,
-        false, blocks, threads, smem, stream) :
-        fused_pass < unsigned char, S > (src, in, out, p, col, b, sat, F,
-        pack, blocks, threads, smem, stream);
-    in = out;
-  }
-  return st;
+  return cf_satvar_passes (src, dst, scratch + seg_bytes + pre_bytes +
+      sat_bytes, p->passes, [&](const CfPlane * in, const CfPlane * out) {
+        return src->depth > 8 ?
+            fused_pass < unsigned short, S > (src, in, out, p, col, b, sat, F,
+            false, blocks, threads, smem, stream) :
+            fused_pass < unsigned char, S > (src, in, out, p, col, b, sat, F,
+            pack, blocks, threads, smem, stream);
+      });
 }
 
 }                               /* namespace */

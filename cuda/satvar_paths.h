@@ -1,7 +1,8 @@
 /* The variable box blur's three GPU paths; cf_satvar (satvar.cu) picks
- * one. Each queues every pass on exec->stream, the fused and global paths
- * their summed-area table in exec->scratch; wide: 64-bit table entries (a
- * box sum may pass 2^32), else 32-bit. */
+ * one for a plane with at least one filtered channel (cf_satvar copies
+ * one without). Each queues every pass on exec->stream, the fused and
+ * global paths their summed-area table in exec->scratch; wide: 64-bit
+ * table entries (a box sum may pass 2^32), else 32-bit. */
 #ifndef CF_SATVAR_PATHS_H
 #define CF_SATVAR_PATHS_H
 
@@ -44,6 +45,42 @@ CfStatus cf_satvar_global (const CfExec * exec, const CfPlane * src,
     const CfPlane * dst, const CfSatVarParams * p, int wide);
 
 #ifdef __cplusplus
+}
+
+/* The row stride of the plane a path's passes alternate through. */
+static inline size_t
+cf_satvar_tmp_stride (const CfPlane * src)
+{
+  const size_t row = (size_t) src->width * src->channels *
+      cf_plane_bytes_per_sample (src);
+  return (row + 255) & ~(size_t) 255;
+}
+
+/* Its bytes: none for one pass. */
+static inline size_t
+cf_satvar_tmp_bytes (const CfPlane * src, int passes)
+{
+  return passes > 1 ? cf_satvar_tmp_stride (src) * src->height : 0;
+}
+
+/* A path's passes: pass (in, out) queues one, the first from src, each
+ * next from the last one's output, the last into dst, the others into a
+ * plane like src at @tmp (cf_satvar_tmp_bytes of it). */
+template < class Pass > CfStatus
+cf_satvar_passes (const CfPlane * src, const CfPlane * dst, void *tmp_data,
+    int passes, Pass pass)
+{
+  CfPlane tmp = *src;
+  tmp.data = tmp_data;
+  tmp.stride = cf_satvar_tmp_stride (src);
+  const CfPlane *in = src;
+  CfStatus st = CF_OK;
+  for (int i = 0; i < passes && st == CF_OK; i++) {
+    const CfPlane *out = (passes - 1 - i) % 2 == 0 ? dst : &tmp;
+    st = pass (in, out);
+    in = out;
+  }
+  return st;
 }
 #endif
 #endif /* CF_SATVAR_PATHS_H */

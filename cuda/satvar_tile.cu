@@ -311,41 +311,23 @@ cf_satvar_tile (const CfExec * exec, const CfPlane * src,
   for (int c = 0, f = 0; c < C; c++)
     if ((mask >> c) & 1u)
       g.chan[f++] = c;
-  int dev, optin;
-  cudaError_t err = cudaGetDevice (&dev);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&optin,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (err != cudaSuccess)
-    return cf_status_from_cuda (err);
-  *fits = g.mx <= TILE_MAX_MARGIN && g.my <= TILE_MAX_MARGIN &&
-      tile_smem (cf_plane_bytes_per_sample (src), F, g) +
-      tile_static_smem (cf_plane_bytes_per_sample (src), F) <= (size_t) optin;
-  if (!*fits)
-    return CF_OK;
-  if (F == 0)
-    return cf_copy_2d_async (dst->data, dst->stride, src->data, src->stride,
-        (size_t) src->width * C * cf_plane_bytes_per_sample (src),
-        src->height, stream);
-
-  const size_t row = (size_t) src->width * C * cf_plane_bytes_per_sample (src);
-  const size_t tmp_stride = (row + 255) & ~(size_t) 255;
-  CfStatus st = CF_OK;
-  if (p->passes > 1)
-    st = cf_scratch_reserve (exec->scratch, tmp_stride * src->height);
+  size_t optin;
+  CfStatus st = cf_smem_optin (&optin);
   if (st != CF_OK)
     return st;
-  CfPlane tmp = *src;
-  tmp.data = exec->scratch->data;
-  tmp.stride = tmp_stride;
-
-  const CfPlane *in = src;
-  for (int i = 0; i < p->passes && st == CF_OK; i++) {
-    const CfPlane *out = (p->passes - 1 - i) % 2 == 0 ? dst : &tmp;
-    st = src->depth > 8 ?
-        tile_pass < unsigned short > (src, in, out, p, g, F, stream) :
-        tile_pass < unsigned char > (src, in, out, p, g, F, stream);
-    in = out;
-  }
-  return st;
+  const int bps = cf_plane_bytes_per_sample (src);
+  *fits = g.mx <= TILE_MAX_MARGIN && g.my <= TILE_MAX_MARGIN &&
+      tile_smem (bps, F, g) + tile_static_smem (bps, F) <= optin;
+  if (!*fits)
+    return CF_OK;
+  st = cf_scratch_reserve (exec->scratch, cf_satvar_tmp_bytes (src,
+          p->passes));
+  if (st != CF_OK)
+    return st;
+  return cf_satvar_passes (src, dst, exec->scratch->data, p->passes,
+      [&](const CfPlane * in, const CfPlane * out) {
+        return bps > 1 ? tile_pass < unsigned short > (src, in, out, p, g, F,
+            stream) : tile_pass < unsigned char > (src, in, out, p, g, F,
+            stream);
+      });
 }

@@ -859,20 +859,18 @@ extern "C" int
 cf_separable_fits (int rx, int ry, int channels)
 {
   const int r = std::max (rx, ry);
-  int dev, optin;
+  size_t optin;
   if (rx < 0 || ry < 0 || r > CF_SEPARABLE_MAX_RADIUS || channels < 1
       || channels > 4)
     return 0;
-  if (cudaGetDevice (&dev) != cudaSuccess
-      || cudaDeviceGetAttribute (&optin,
-          cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+  if (cf_smem_optin (&optin) != CF_OK)
     return 0;
   /* the blocked taps where the vector engine cannot take the plane */
   const int taps = channels == 3 ? taps_of (r) : (2 * r + B) / B * B;
   size_t need = sizeof (float) * Layout (channels, taps).floats (channels);
   if (r >= 1 && r <= MAX_FIXED && channels != 3)
     need = std::max (need, sizeof (float) * vec_floats (channels, r));
-  return need <= (size_t) optin;
+  return need <= optin;
 }
 
 extern "C" CfStatus

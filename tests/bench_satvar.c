@@ -5,8 +5,8 @@
  * (cf_satblur) of the same largest radius and the identity-copy floor, at
  * 3840x2160 RGBA and 1920x1080 GRAY16_LE, one pass, clamp border; ratio =
  * per-pixel / fixed; the map again on the table paths (cf_satvar_table,
- * which radii above CF_SATVAR_TILE_MAX_RADIUS take anyway). Device-resident kernel time,
- * medians. Prints markdown. */
+ * which radii above CF_SATVAR_TILE_MAX_RADIUS take anyway).
+ * Device-resident kernel time, medians. Prints markdown. */
 #include "cf_bench_util.h"
 #include "satblur.h"
 #include "satvar.h"

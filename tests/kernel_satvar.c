@@ -9,7 +9,8 @@
  * channels, subsampled planes, odd sizes, 32- and 64-bit tables, and a
  * plane too wide for the fused path's shared memory (the global-table
  * path). Radii up to CF_SATVAR_TILE_MAX_RADIUS run the tile path
- * (cf_satvar) and the table paths (cf_satvar_table) both. One line per failing case, then the verdict. */
+ * (cf_satvar) and the table paths (cf_satvar_table) both. One line per
+ * failing case, then the verdict. */
 #include "cf_test_util.h"
 #include "cf_runtime.h"
 #include "satvar.h"
