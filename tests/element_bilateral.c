@@ -100,6 +100,22 @@ cuda_props (guint format, guint size, guint k, gint * max_diff)
       (format + size) & 1 ? "joint" : "per-channel");
 }
 
+/* Either mode, either colour distance, spatial sigmas of 0.5 to 6 with
+ * their own radius or the default one, range sigmas of 0.02 to 0.5. */
+static void
+random_props (GRand * r, GstVideoFormat format, GString * s, gint * max_diff)
+{
+  gboolean separable = g_rand_int_range (r, 0, 3) == 0;
+
+  *max_diff = separable ? 4 : 1;
+  g_string_append_printf (s, "sigma-space=%.3f sigma-range=%.3f radius=%d "
+      "mode=%s color-distance=%s", g_rand_double_range (r, 0.5, 6.0),
+      g_rand_double_range (r, 0.02, 0.5),
+      g_rand_boolean (r) ? 0 : g_rand_int_range (r, 1, 13),
+      separable ? "separable" : "exact",
+      g_rand_boolean (r) ? "joint" : "per-channel");
+}
+
 static const CfElementTest entry = {
   .name = ELEMENT,
   .props = "sigma-space=2 sigma-range=0.2",
@@ -114,6 +130,7 @@ static const CfElementTest entry = {
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 3}, {40, 41}, {0}},
   .properties = properties,
   .cuda_props = cuda_props,
+  .random_props = random_props,
 };
 
 static gchar *

@@ -100,6 +100,57 @@ cuda_props (guint format, guint size, guint k, gint * max_diff)
   return k < G_N_ELEMENTS (props) ? g_strdup (props[k]) : NULL;
 }
 
+/* Random kernels: square or rectangular up to 31 taps a side, a
+ * separable pair, or a preset; a divisor and an offset or not, absolute,
+ * chroma filtered or copied. Taps are small integers plus a fraction, most
+ * of them positive, so that the result is not a cancellation of large
+ * sums. */
+static void
+random_taps (GRand * r, GString * s, gint n)
+{
+  g_string_append_c (s, '<');
+  for (gint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%.2f", i ? "," : "",
+        g_rand_int_range (r, -2, 7) + 0.25 * g_rand_int_range (r, 0, 4));
+  g_string_append_c (s, '>');
+}
+
+static void
+random_props (GRand * r, GstVideoFormat format, GString * s, gint * max_diff)
+{
+  static const gchar *presets[] = { "sharpen", "laplacian", "edge", "sobel-x",
+    "sobel-y", "emboss", "box"
+  };
+  gint w = 2 * g_rand_int_range (r, 0, 16) + 1;
+  gint h = g_rand_boolean (r) ? w : 2 * g_rand_int_range (r, 0, 16) + 1;
+
+  *max_diff = GST_VIDEO_FORMAT_INFO_DEPTH (gst_video_format_get_info (format),
+      0) > 8 ? 2 : 1;
+  switch (g_rand_int_range (r, 0, 4)) {
+    case 0:
+      g_string_append_printf (s, "preset=%s",
+          presets[g_rand_int_range (r, 0, G_N_ELEMENTS (presets))]);
+      break;
+    case 1:
+      g_string_append (s, "kernel-x=");
+      random_taps (r, s, w);
+      g_string_append (s, " kernel-y=");
+      random_taps (r, s, h);
+      break;
+    default:
+      g_string_append_printf (s, "kernel-width=%d kernel=", w);
+      random_taps (r, s, w * h);
+      break;
+  }
+  if (g_rand_boolean (r))
+    g_string_append_printf (s, " divisor=%.2f offset=%.3f",
+        g_rand_double_range (r, 1.0, 100.0),
+        g_rand_double_range (r, -0.5, 0.5));
+  g_string_append_printf (s, " absolute=%s luma-only=%s",
+      g_rand_boolean (r) ? "true" : "false",
+      g_rand_boolean (r) ? "true" : "false");
+}
+
 static const CfElementTest entry = {
   .name = ELEMENT,
   .props = "preset=sharpen luma-only=false",
@@ -116,6 +167,7 @@ static const CfElementTest entry = {
   .properties = properties,
   .cuda_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {160, 97}, {0}},
   .cuda_props = cuda_props,
+  .random_props = random_props,
 };
 
 /* The floats of array property @name of @el. */

@@ -76,6 +76,38 @@ cuda_props (guint format, guint size, guint k, gint * max_diff)
       "sigma=-1.5 border-mode=mirror");
 }
 
+/* Sigmas across every path (small masks to multi-rate), sometimes
+ * anisotropic, with a radius of its own, or sharpening. */
+static void
+random_props (GRand * r, GstVideoFormat format, GString * s, gint * max_diff)
+{
+  static const gdouble sigmas[] = { 0.5, 0.8, 1.0, 1.5, 2.5, 4.0, 7.0, 12.0,
+    25.0, 60.0
+  };
+  gdouble sigma = sigmas[g_rand_int_range (r, 0, G_N_ELEMENTS (sigmas))] *
+      g_rand_double_range (r, 0.8, 1.25);
+
+  *max_diff = 1;
+  switch (g_rand_int_range (r, 0, 4)) {
+    case 0:
+      g_string_append_printf (s, "sigma-x=%.3f sigma-y=%.3f", sigma,
+          g_rand_boolean (r) ? 0.0 : sigmas[g_rand_int_range (r, 0, 8)]);
+      break;
+    case 1:
+      g_string_append_printf (s, "sigma=%.3f amount=%.2f threshold=%.3f",
+          -MIN (sigma, 8.0), g_rand_double_range (r, 0.0, 3.0),
+          g_rand_boolean (r) ? 0.0 : g_rand_double_range (r, 0.0, 0.2));
+      break;
+    case 2:
+      g_string_append_printf (s, "sigma=%.3f radius=%d", sigma,
+          g_rand_int_range (r, 1, (gint) (3.0 * sigma) + 2));
+      break;
+    default:
+      g_string_append_printf (s, "sigma=%.3f", sigma);
+      break;
+  }
+}
+
 static const CfElementTest entry = {
   .name = "cudagaussianblur",
   .props = "sigma=2",
@@ -88,6 +120,7 @@ static const CfElementTest entry = {
   .ref_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {4097, 9}, {64, 65}, {0}},
   .properties = properties,
   .cuda_props = cuda_props,
+  .random_props = random_props,
 };
 
 GST_START_TEST (test_sigma_sets_both)

@@ -587,6 +587,7 @@ cf_element_suite (const CfElementTest * e, ...)
    * with its own CUDA start: minutes, not CK_DEFAULT_TIMEOUT's two */
   tcase_set_timeout (cuda, 900);
   tcase_add_test (cuda, test_cuda_backend);
+  cf_add_random_test (s);
   suite_add_tcase (s, cuda);
   suite_add_tcase (s, own);
   va_start (tests, e);

@@ -87,6 +87,12 @@ typedef struct
   const CfSize *cuda_sizes;     /* ends with {0, 0}; NULL: 1x1, 7x3,
                                  * 4097x9, 640x361 */
   gchar *(*cuda_props) (guint format, guint size, guint k, gint * max_diff);
+
+  /* With a GPU, random cases of backend=cuda against backend=cpu
+   * (element_random.c): appends random settings of the element for a
+   * frame of @format to @props, and sets the largest difference allowed. */
+  void (*random_props) (GRand * rand, GstVideoFormat format, GString * props,
+      gint * max_diff);
 } CfElementTest;
 
 /* The formats the CUDA-against-CPU case runs in unless an entry names its
@@ -108,6 +114,10 @@ const CfElementTest *cf_harness_entry (void);
 /* The shared cases of regions of interest and the value gate
  * (element_regions.c). */
 void cf_add_region_tests (TCase * tc);
+
+/* The random cases of backend=cuda against backend=cpu, a test case of
+ * their own, "random cuda against cpu" (element_random.c). */
+void cf_add_random_test (Suite * s);
 
 /* Whether plane @p of @a and @b (of the given format and size) holds the
  * same samples. */

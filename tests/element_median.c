@@ -88,6 +88,21 @@ cuda_props (guint format, guint size, guint k, gint * max_diff)
   return k < G_N_ELEMENTS (props) ? g_strdup (props[k]) : NULL;
 }
 
+/* Square and rectangular windows up to 31, either mode, iterations,
+ * chroma filtered or copied. */
+static void
+random_props (GRand * r, GstVideoFormat format, GString * s, gint * max_diff)
+{
+  gint w = 2 * g_rand_int_range (r, 0, 16) + 1;
+  gint h = g_rand_boolean (r) ? w : 2 * g_rand_int_range (r, 0, 16) + 1;
+
+  *max_diff = 0;
+  g_string_append_printf (s, "width=%d height=%d mode=%s iterations=%d "
+      "luma-only=%s", w, h, g_rand_int_range (r, 0, 3) ? "exact" :
+      "separable", MAX (w, h) > 15 ? 1 : g_rand_int_range (r, 1, 4),
+      g_rand_boolean (r) ? "true" : "false");
+}
+
 static const CfElementTest entry = {
   .name = ELEMENT,
   .props = "size=5",
@@ -102,6 +117,7 @@ static const CfElementTest entry = {
   .properties = properties,
   .cuda_sizes = (const CfSize[]) { {1, 1}, {7, 3}, {160, 97}, {0}},
   .cuda_props = cuda_props,
+  .random_props = random_props,
 };
 
 /* Plane p of `in` filtered with a window of the given radius, the other

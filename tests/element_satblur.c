@@ -87,6 +87,32 @@ cuda_props (guint format, guint size, guint k, gint * max_diff)
       (format + size) % 2 ? "mirror" : "clamp", k ? variable[k - 1] : "");
 }
 
+/* Radii of 0 to 40 (sometimes to 300) on either axis, 1 to 3 passes, a
+ * fixed radius, a focus band or ellipse, or the alpha radius map. */
+static void
+random_props (GRand * r, GstVideoFormat format, GString * s, gint * max_diff)
+{
+  gint top = g_rand_int_range (r, 0, 6) ? 41 : 301;
+  gint map;
+
+  *max_diff = 0;
+  g_string_append_printf (s, "radius-x=%d radius-y=%d passes=%d",
+      g_rand_int_range (r, 0, top), g_rand_int_range (r, 0, top),
+      g_rand_int_range (r, 1, 4));
+  map = g_rand_int_range (r, 0, 4);
+  if (map == 0 && GST_VIDEO_FORMAT_INFO_HAS_ALPHA (gst_video_format_get_info
+          (format)))
+    g_string_append (s, " radius-map=alpha");
+  else if (map < 3)             /* a shape (also in place of alpha) */
+    g_string_append_printf (s, " focus=%s focus-x=%.3f focus-y=%.3f "
+        "focus-width=%.3f focus-height=%.3f focus-angle=%.1f "
+        "focus-ramp=%.2f", g_rand_boolean (r) ? "band" : "ellipse",
+        g_rand_double (r), g_rand_double (r),
+        g_rand_double_range (r, 0.0, 1.5), g_rand_double_range (r, 0.0, 1.5),
+        g_rand_double_range (r, -360.0, 360.0),
+        g_rand_double_range (r, 0.0, 200.0));
+}
+
 static const CfElementTest entry = {
   .name = ELEMENT,
   .props = "radius-x=3 radius-y=2",
@@ -102,6 +128,7 @@ static const CfElementTest entry = {
   .properties = properties,
   .cuda_formats = formats,
   .cuda_props = cuda_props,
+  .random_props = random_props,
 };
 
 /* Independent of the reference: a box mean of a constant is that constant,
