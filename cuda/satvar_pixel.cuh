@@ -24,6 +24,9 @@ struct BoxArgs {
   int w, h;
   unsigned mask, max;
   bool vec_out;                 /* whole pixels in one aligned store */
+  float radius_x, radius_y;     /* the parameters' radii, as float */
+  unsigned full;                /* alpha's or the map's full scale, */
+  float full_rcp;               /* and cf_satvar_full_rcp of it */
 };
 
 /* The pixel arguments of one pass, in -> out, of the blur of src. */
@@ -45,6 +48,10 @@ box_args (const CfPlane * src, const CfPlane * in, const CfPlane * out,
   a.max = cf_plane_max (in);
   a.vec_out = (px == 4 || px == 8) && (uintptr_t) out->data % px == 0
       && out->stride % px == 0;
+  a.radius_x = (float) p->radius_x;
+  a.radius_y = (float) p->radius_y;
+  a.full = p->source == CF_SATVAR_MAP ? cf_satvar_map_full (p) : a.max;
+  a.full_rcp = cf_satvar_full_rcp (a.full);
   return a;
 }
 
@@ -81,6 +88,27 @@ pick (const V (&v)[N], int f)
   return r;
 }
 
+/* Row y of a plane (y >= 0: no sign extension in the address). */
+template < typename T > __device__ __forceinline__ T *
+row_of (const void *data, size_t stride, int y)
+{
+  return (T *) ((const char *) data + (size_t) (unsigned) y * stride);
+}
+
+/* The pixel's strength: the shape's, alpha's or the map's (the sample
+ * times the reciprocal of its full scale, prepared in BoxArgs). */
+template < typename T, int C > __device__ __forceinline__ float
+strength (const BoxArgs & a, const CfSatVarParams & p, int x, int y)
+{
+  if (p.source == CF_SATVAR_ALPHA)
+    return cf_satvar_scaled_rcp (row_of < const T > (a.src, a.src_stride,
+            y)[(unsigned) x * C + p.alpha_channel], a.full, a.full_rcp);
+  if (p.source == CF_SATVAR_MAP)
+    return cf_satvar_scaled_rcp (cf_satvar_map_sample (&p, x, y), a.full,
+        a.full_rcp);
+  return cf_satvar_shape_strength (&p, x, y);
+}
+
 /* Pixel (x, y) of the plane (inside it). Boxes: a table of the pass's
  * input; Boxes::Sums one entry's sums of every filtered channel (an array
  * type); boxes.sums (x, y, r, s) the sums s[j][i] of the boxes (2 (r.ax +
@@ -94,18 +122,22 @@ __forceinline__ void
 pixel (const BoxArgs & a, const CfSatVarParams & p, int x, int y,
     const Boxes & boxes)
 {
-  const T *in = cf_row < T > (a.in, a.in_stride, y) + (size_t) x * C;
+  const T *in = row_of < const T > (a.in, a.in_stride, y) + (unsigned) x * C;
   T px[C];
+  /* the copied channels' samples; all of them where the radius is 0 */
+  if constexpr (F < C)
 #pragma unroll
-  for (int c = 0; c < C; c++)
-    px[c] = in[c];
-  const float s = p.source == CF_SATVAR_ALPHA ?
-      cf_satvar_scaled (cf_row < T > (a.src, a.src_stride, y)[(size_t) x * C +
-          p.alpha_channel], a.max) : p.source == CF_SATVAR_MAP ?
-      cf_satvar_map_strength (&p, x, y) : cf_satvar_shape_strength (&p, x, y);
-  const CfSatVarRadii r = cf_satvar_radii (s, &p);
+    for (int c = 0; c < C; c++)
+      px[c] = in[c];
+  const CfSatVarRadii r = cf_satvar_radii_of (strength < T, C > (a, p, x, y),
+      a.radius_x, a.radius_y);
   /* Radius 0: the box of the pixel alone, its input. */
-  if (r.ax != 0 || r.ay != 0 || r.fx != 0.0f || r.fy != 0.0f) {
+  if (r.ax == 0 && r.ay == 0 && r.fx == 0.0f && r.fy == 0.0f) {
+    if constexpr (F == C)
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        px[c] = in[c];
+  } else {
     unsigned o[F];
     typename Boxes::Sums b[2][2] = { };
     boxes.sums (x, y, r, b);
@@ -137,7 +169,7 @@ pixel (const BoxArgs & a, const CfSatVarParams & p, int x, int y,
         px[c] = (T) pick < unsigned, F > (o, __popc (a.mask & ((1u << c) -
                     1u)));
   }
-  T *out = cf_row < T > (a.out, a.out_stride, y) + (size_t) x * C;
+  T *out = row_of < T > (a.out, a.out_stride, y) + (unsigned) x * C;
   if constexpr (C * sizeof (T) == 4) {
     if (a.vec_out) {
       unsigned v;

@@ -71,23 +71,50 @@ cf_satvar_shape_strength (const CfSatVarParams * p, int x, int y)
   return 1.0f;
 }
 
-/* Sample v of full scale @full as a strength. */
+/* Sample v of full scale @full as a strength: v times @rcp, the reciprocal
+ * of full rounded to float once (cf_satvar_full_rcp), so that a kernel
+ * multiplies instead of dividing. */
+CF_HD float
+cf_satvar_scaled_rcp (unsigned v, unsigned full, float rcp)
+{
+  return v >= full ? 1.0f : CF_FMUL ((float) v, rcp);
+}
+
+CF_HD float
+cf_satvar_full_rcp (unsigned full)
+{
+  return CF_FRCP ((float) full);
+}
+
 CF_HD float
 cf_satvar_scaled (unsigned v, unsigned full)
 {
-  return v >= full ? 1.0f : CF_FDIV ((float) v, (float) full);
+  return cf_satvar_scaled_rcp (v, full, cf_satvar_full_rcp (full));
+}
+
+/* The full scale of the radius map. */
+CF_HD unsigned
+cf_satvar_map_full (const CfSatVarParams * p)
+{
+  return p->map.max ? p->map.max : (1u << p->map.depth) - 1u;
+}
+
+/* The radius map's sample at plane pixel (x, y). */
+CF_HD unsigned
+cf_satvar_map_sample (const CfSatVarParams * p, int x, int y)
+{
+  const unsigned char *row = (const unsigned char *) p->map.data +
+      (size_t) (unsigned) (y << p->y_shift) * p->map.stride;
+  const unsigned mx = (unsigned) x << p->x_shift;
+  return p->map.depth > 8 ? ((const unsigned short *) row)[mx] : row[mx];
 }
 
 /* The strength of a radius map at plane pixel (x, y). */
 CF_HD float
 cf_satvar_map_strength (const CfSatVarParams * p, int x, int y)
 {
-  const unsigned char *row = (const unsigned char *) p->map.data +
-      (size_t) (y << p->y_shift) * p->map.stride;
-  unsigned v = p->map.depth > 8 ?
-      ((const unsigned short *) row)[x << p->x_shift] : row[x << p->x_shift];
-  return cf_satvar_scaled (v, p->map.max ? p->map.max :
-      (1u << p->map.depth) - 1u);
+  return cf_satvar_scaled (cf_satvar_map_sample (p, x, y),
+      cf_satvar_map_full (p));
 }
 
 /* A pixel's box radii at strength s: s radius_x = ax + fx, s radius_y =
@@ -98,16 +125,23 @@ typedef struct {
 } CfSatVarRadii;
 
 CF_HD CfSatVarRadii
-cf_satvar_radii (float s, const CfSatVarParams * p)
+cf_satvar_radii_of (float s, float radius_x, float radius_y)
 {
-  const float rx = CF_FMUL (s, (float) p->radius_x);
-  const float ry = CF_FMUL (s, (float) p->radius_y);
+  const float rx = CF_FMUL (s, radius_x);
+  const float ry = CF_FMUL (s, radius_y);
   CfSatVarRadii r;
   r.ax = (int) floorf (rx);
   r.ay = (int) floorf (ry);
   r.fx = CF_FADD (rx, -(float) r.ax);
   r.fy = CF_FADD (ry, -(float) r.ay);
   return r;
+}
+
+/* The same with the parameters' radii (rounded to float). */
+CF_HD CfSatVarRadii
+cf_satvar_radii (float s, const CfSatVarParams * p)
+{
+  return cf_satvar_radii_of (s, (float) p->radius_x, (float) p->radius_y);
 }
 
 /* A box's output from its sum: (2 sum + n) / 2n, rounded half up in

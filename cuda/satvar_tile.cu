@@ -135,8 +135,17 @@ template < typename T, int F > struct TileBoxes {
   }
 };
 
+/* Blocks a multiprocessor must hold: 8 (32 registers: a 1080p plane in
+ * one wave) with one filtered channel or two of 8 bits, 6 (40 registers)
+ * with more, where 32 would spill. */
+template < typename T, int F > constexpr int
+min_blocks ()
+{
+  return F == 1 || (F == 2 && sizeof (T) == 1) ? 8 : 6;
+}
+
 template < typename T, int C, int F > __global__ void
-__launch_bounds__ (THREADS)
+__launch_bounds__ (THREADS, min_blocks < T, F > ())
 tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
 {
   typedef Packing < T, F > P;

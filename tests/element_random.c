@@ -154,6 +154,42 @@ GST_START_TEST (test_cuda_random_cases)
 
 GST_END_TEST;
 
+/* With a device: the largest width and height the caps allow (32767), each
+ * with a few pixels the other way, in gray, RGBA and 4:2:0 frames, with
+ * random settings as above. */
+GST_START_TEST (test_cuda_largest_sizes)
+{
+  static const gint sizes[][2] = { {32767, 3}, {5, 32767} };
+  static const gchar *const formats[] = { "GRAY8", "GRAY16_LE", "RGBA",
+    "NV12", "I420"
+  };
+  const CfElementTest *e = cf_harness_entry ();
+  GRand *r;
+
+  if (!cf_have_gpu () || !e->random_props)
+    return;
+  r = g_rand_new_with_seed (env_uint ("CF_RANDOM_SEED", 1));
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+      GString *props = g_string_new (NULL);
+      gint max_diff, diff;
+
+      e->random_props (r, gst_video_format_from_string (formats[i]), props,
+          &max_diff);
+      diff = cf_cuda_vs_cpu (e->name, props->str, formats[i], sizes[s][0],
+          sizes[s][1], 0, g_rand_int (r));
+      fail_unless (diff <= max_diff, "%s %dx%d: %s: CUDA and CPU differ by "
+          "%d, more than %d", formats[i], sizes[s][0], sizes[s][1],
+          props->str, diff, max_diff);
+      g_print ("largest: %s %dx%d: %s: equal within %d\n", formats[i],
+          sizes[s][0], sizes[s][1], props->str, max_diff);
+      g_string_free (props, TRUE);
+    }
+  g_rand_free (r);
+}
+
+GST_END_TEST;
+
 void
 cf_add_random_test (Suite * s)
 {
@@ -162,5 +198,6 @@ cf_add_random_test (Suite * s)
   /* each case starts two pipelines, and the CPU reference runs them */
   tcase_set_timeout (tc, 900);
   tcase_add_test (tc, test_cuda_random_cases);
+  tcase_add_test (tc, test_cuda_largest_sizes);
   suite_add_tcase (s, tc);
 }
