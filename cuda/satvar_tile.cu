@@ -34,6 +34,11 @@ constexpr int TILE_MAX_MARGIN = CF_SATVAR_TILE_MAX_RADIUS;
 /* Threads a grown column (two halves of its rows) and row. */
 constexpr int COLUMN_THREADS = THREADS / 2;
 constexpr int ROW_THREADS = 4;
+/* Rows a column thread loads before it sums them, on one filtered channel
+ * (1080p GRAY16_LE map 0.031 -> 0.026 ms against one at a time; two on
+ * more channels was slower, 4K RGBA map 0.141 -> 0.155, so they keep one
+ * at a time) */
+constexpr int LOOK = 6;
 static_assert (TILE_W + 2 * TILE_MAX_MARGIN <= COLUMN_THREADS &&
     (TILE_H + 2 * TILE_MAX_MARGIN) * ROW_THREADS <= THREADS,
     "a thread for each half column and each row's part");
@@ -168,17 +173,37 @@ tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
     if (c < cols) {
       const size_t xs = (size_t) cf_border_index (x0 - g.mx + c, a.w,
           p.border) * C;
+      const int r_begin = lower ? half : 0, r_end = lower ? rows : half;
       W sum[P::WORDS] = { };
+      if constexpr (F == 1) {
+        /* LOOK rows' loads before their sums (each sum waits on the one
+         * before: rows loaded one at a time wait a load's latency each) */
+        for (int r = r_begin; r < r_end; r += LOOK) {
+          W v[LOOK];
+#pragma unroll
+          for (int j = 0; j < LOOK; j++)
+            v[j] = cf_row < T > (a.in, a.in_stride, cf_border_index (y0 -
+                    g.my + min (r + j, r_end - 1), a.h, p.border))[xs +
+                g.chan[0]];
+#pragma unroll
+          for (int j = 0; j < LOOK; j++)
+            if (r + j < r_end) {
+              sum[0] += v[j];
+              t[(r + j + 1) * g.pitch + c + 1] = sum[0];
+            }
+        }
+      } else {
 #pragma unroll 4
-      for (int r = lower ? half : 0; r < (lower ? rows : half); r++) {
-        const T *px = cf_row < T > (a.in, a.in_stride,
-            cf_border_index (y0 - g.my + r, a.h, p.border)) + xs;
+        for (int r = r_begin; r < r_end; r++) {
+          const T *px = cf_row < T > (a.in, a.in_stride,
+              cf_border_index (y0 - g.my + r, a.h, p.border)) + xs;
 #pragma unroll
-        for (int f = 0; f < F; f++)
-          sum[f / P::PER] += (W) px[g.chan[f]] << P::BITS * (f % P::PER);
+          for (int f = 0; f < F; f++)
+            sum[f / P::PER] += (W) px[g.chan[f]] << P::BITS * (f % P::PER);
 #pragma unroll
-        for (int k = 0; k < P::WORDS; k++)
-          t[k * plane + (r + 1) * g.pitch + c + 1] = sum[k];
+          for (int k = 0; k < P::WORDS; k++)
+            t[k * plane + (r + 1) * g.pitch + c + 1] = sum[k];
+        }
       }
       if (!lower)
 #pragma unroll
