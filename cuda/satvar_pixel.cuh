@@ -23,7 +23,7 @@ struct BoxArgs {
   size_t out_stride;
   int w, h;
   unsigned mask, max;
-  bool vec_out;                 /* whole pixels in one aligned store */
+  bool vec_in, vec_out;         /* whole pixels in one aligned load, store */
   float radius_x, radius_y;     /* the parameters' radii, as float */
   unsigned full;                /* alpha's or the map's full scale, */
   float full_rcp;               /* and cf_satvar_full_rcp of it */
@@ -46,6 +46,8 @@ box_args (const CfPlane * src, const CfPlane * in, const CfPlane * out,
   a.h = in->height;
   a.mask = p->channel_mask & CF_ALL_CHANNELS (in->channels);
   a.max = cf_plane_max (in);
+  a.vec_in = (px == 4 || px == 8) && (uintptr_t) in->data % px == 0
+      && in->stride % px == 0;
   a.vec_out = (px == 4 || px == 8) && (uintptr_t) out->data % px == 0
       && out->stride % px == 0;
   a.radius_x = (float) p->radius_x;

@@ -34,10 +34,12 @@ constexpr int TILE_MAX_MARGIN = CF_SATVAR_TILE_MAX_RADIUS;
 /* Threads a grown column (two halves of its rows) and row. */
 constexpr int COLUMN_THREADS = THREADS / 2;
 constexpr int ROW_THREADS = 4;
-/* Rows a column thread loads before it sums them, on one filtered channel
- * (1080p GRAY16_LE map 0.031 -> 0.026 ms against one at a time; two on
- * more channels was slower, 4K RGBA map 0.141 -> 0.155, so they keep one
- * at a time) */
+/* Rows a column thread loads before it sums them (the sums are a chain:
+ * rows loaded one at a time each wait a load's latency), where a row's
+ * samples are one load: one filtered channel, or a pixel of one 32-bit
+ * word (H100: 1080p GRAY16_LE map 0.031 -> 0.026 ms, 4K RGBA map 0.141 ->
+ * 0.133). Other planes load a row's channels one by one, a row at a time
+ * (two rows ahead spilled or was slower). */
 constexpr int LOOK = 6;
 static_assert (TILE_W + 2 * TILE_MAX_MARGIN <= COLUMN_THREADS &&
     (TILE_H + 2 * TILE_MAX_MARGIN) * ROW_THREADS <= THREADS,
@@ -155,6 +157,7 @@ tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
 {
   typedef Packing < T, F > P;
   typedef typename P::W W;
+  constexpr unsigned SAMPLE_MASK = (1u << 8 * sizeof (T)) - 1u;
   extern __shared__ __align__ (16) unsigned char smem[];
   __shared__ float rcp[TILE_MAX_MARGIN + 2];
   W *t = (W *) smem;
@@ -175,21 +178,27 @@ tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
           p.border) * C;
       const int r_begin = lower ? half : 0, r_end = lower ? rows : half;
       W sum[P::WORDS] = { };
-      if constexpr (F == 1) {
-        /* LOOK rows' loads before their sums (each sum waits on the one
-         * before: rows loaded one at a time wait a load's latency each) */
+      if (F == 1 || (C * sizeof (T) == 4 && a.vec_in)) {
         for (int r = r_begin; r < r_end; r += LOOK) {
-          W v[LOOK];
+          unsigned v[LOOK];
 #pragma unroll
-          for (int j = 0; j < LOOK; j++)
-            v[j] = cf_row < T > (a.in, a.in_stride, cf_border_index (y0 -
-                    g.my + min (r + j, r_end - 1), a.h, p.border))[xs +
-                g.chan[0]];
+          for (int j = 0; j < LOOK; j++) {
+            const T *px = cf_row < T > (a.in, a.in_stride,
+                cf_border_index (y0 - g.my + min (r + j, r_end - 1), a.h,
+                    p.border)) + xs;
+            v[j] = F == 1 ? px[g.chan[0]] : *(const unsigned *) px;
+          }
 #pragma unroll
           for (int j = 0; j < LOOK; j++)
             if (r + j < r_end) {
-              sum[0] += v[j];
-              t[(r + j + 1) * g.pitch + c + 1] = sum[0];
+#pragma unroll
+              for (int f = 0; f < F; f++)
+                sum[f / P::PER] += (W) (F == 1 ? v[j] : v[j] >> 8 *
+                    sizeof (T) * g.chan[f] & SAMPLE_MASK) << P::BITS *
+                    (f % P::PER);
+#pragma unroll
+              for (int k = 0; k < P::WORDS; k++)
+                t[k * plane + (r + j + 1) * g.pitch + c + 1] = sum[k];
             }
         }
       } else {
