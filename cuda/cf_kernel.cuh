@@ -17,6 +17,24 @@ CfStatus cf_status_from_cuda (cudaError_t err);
  * without the cache. */
 #define CF_MAX_DEVICES 64
 
+/* Threads one multiprocessor holds, for the architecture being compiled:
+ * a __launch_bounds__ minimum of blocks must fit them, or ptxas ignores it
+ * with a warning (an error under werror). 1024 on Turing, 2048 on A100,
+ * H100 and B200, 1536 on the others (and in the host pass, which has no
+ * __CUDA_ARCH__). */
+__host__ __device__ constexpr int
+cf_sm_threads (void)
+{
+#if defined (__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+  return 1024;
+#elif defined (__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || \
+    __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+  return 2048;
+#else
+  return 1536;
+#endif
+}
+
 /* The shared memory a block may have on the current device, static and
  * dynamic together (its opt-in limit; the runtime caches the attribute,
  * so asking per frame is cheap). */

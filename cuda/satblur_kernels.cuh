@@ -37,18 +37,6 @@ band_max_threads (int channels)
   return channels == 4 ? 1024 : 512;
 }
 
-/* Threads one multiprocessor holds: 1024 on Turing, 1536 or 2048 on the
- * later architectures (the host pass has no __CUDA_ARCH__: the later ones). */
-__host__ __device__ constexpr int
-sm_threads (void)
-{
-#if defined (__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-  return 1024;
-#else
-  return 1536;
-#endif
-}
-
 /* Blocks of band_max_threads () a multiprocessor should hold at once (the
  * launch bounds' register budget): three for one channel's short runs, but
  * no more than fit, or ptxas ignores the bound with a warning (Turing). */
@@ -56,7 +44,7 @@ __host__ __device__ constexpr int
 band_min_blocks (int channels)
 {
   const int wanted = channels == 1 ? 3 : (channels == 2 ? 2 : 1);
-  const int fit = sm_threads () / band_max_threads (channels);
+  const int fit = cf_sm_threads () / band_max_threads (channels);
   return wanted < fit ? wanted : fit;
 }
 

@@ -143,12 +143,14 @@ template < typename T, int F > struct TileBoxes {
 };
 
 /* Blocks a multiprocessor must hold: 8 (32 registers: a 1080p plane in
- * one wave) with one filtered channel or two of 8 bits, 6 (40 registers)
- * with more, where 32 would spill. */
-template < typename T, int F > constexpr int
+ * one wave on an H100) with one filtered channel or two of 8 bits, 6 (40
+ * registers) with more, where 32 would spill; no more than it holds. */
+template < typename T, int F > __host__ __device__ constexpr int
 min_blocks ()
 {
-  return F == 1 || (F == 2 && sizeof (T) == 1) ? 8 : 6;
+  const int wanted = F == 1 || (F == 2 && sizeof (T) == 1) ? 8 : 6;
+  return wanted < cf_sm_threads () / THREADS ? wanted :
+      cf_sm_threads () / THREADS;
 }
 
 template < typename T, int C, int F > __global__ void
