@@ -4,8 +4,9 @@
  * radii, rounded up: at most TILE_MAX_MARGIN) from the pass's input
  * through the border mode and builds that grown tile's summed-area table
  * in shared memory: each grown column summed down (two threads a column,
- * the loads coalesced along the row), then each row across (four threads
- * a row, an odd pitch keeping the rows in different banks).
+ * the loads coalesced along the row and, where a row's samples are one
+ * load, LOOK rows' loads in flight at once), then each row across (four
+ * threads a row, an odd pitch keeping the rows in different banks).
  * The filtered channels of an entry share words: 21 bits a channel for
  * 8-bit samples (three a 64-bit word), 32 for 16-bit ones (two), one
  * 32-bit word for a single channel. A grown tile holds at most 96 x 64
@@ -181,6 +182,7 @@ tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
       const int r_begin = lower ? half : 0, r_end = lower ? rows : half;
       W sum[P::WORDS] = { };
       if (F == 1 || (C * sizeof (T) == 4 && a.vec_in)) {
+        /* a row's samples in one load: LOOK rows loaded, then summed */
         for (int r = r_begin; r < r_end; r += LOOK) {
           unsigned v[LOOK];
 #pragma unroll
