@@ -35,6 +35,15 @@ cf_sm_threads (void)
 #endif
 }
 
+/* A __launch_bounds__ minimum of blocks: @wanted blocks of @threads, or as
+ * many as one multiprocessor holds where that is fewer. */
+__host__ __device__ constexpr int
+cf_min_blocks (int wanted, int threads)
+{
+  return wanted < cf_sm_threads () / threads ? wanted :
+      cf_sm_threads () / threads;
+}
+
 /* The shared memory a block may have on the current device, static and
  * dynamic together (its opt-in limit; the runtime caches the attribute,
  * so asking per frame is cheap). */

@@ -43,9 +43,8 @@ band_max_threads (int channels)
 __host__ __device__ constexpr int
 band_min_blocks (int channels)
 {
-  const int wanted = channels == 1 ? 3 : (channels == 2 ? 2 : 1);
-  const int fit = cf_sm_threads () / band_max_threads (channels);
-  return wanted < fit ? wanted : fit;
+  return cf_min_blocks (channels == 1 ? 3 : (channels == 2 ? 2 : 1),
+      band_max_threads (channels));
 }
 
 /* The plane is read and written in vectors of this many bytes when its

@@ -149,9 +149,8 @@ template < typename T, int F > struct TileBoxes {
 template < typename T, int F > __host__ __device__ constexpr int
 min_blocks ()
 {
-  const int wanted = F == 1 || (F == 2 && sizeof (T) == 1) ? 8 : 6;
-  return wanted < cf_sm_threads () / THREADS ? wanted :
-      cf_sm_threads () / THREADS;
+  return cf_min_blocks (F == 1 || (F == 2 && sizeof (T) == 1) ? 8 : 6,
+      THREADS);
 }
 
 template < typename T, int C, int F > __global__ void
