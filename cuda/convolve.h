@@ -43,6 +43,7 @@ typedef struct {
   float col[CF_CONVOLVE_MAX_SIDE];      /* separable, divided */
   float offset;                 /* sample units */
   int absolute;
+  double divisor;               /* what the taps were divided by */
 } CfConvolvePlan;
 
 /* CF_ERROR_INVALID for even or out-of-range sides. `full_scale`: the

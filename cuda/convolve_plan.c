@@ -86,6 +86,7 @@ cf_convolve_plan (const CfConvolveParams * p, unsigned full_scale,
   }
   plan->offset = (float) (p->offset * full_scale);
   plan->absolute = p->absolute;
+  plan->divisor = div;
   return CF_OK;
 }
 

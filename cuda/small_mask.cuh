@@ -17,7 +17,15 @@
  * unsharp step): the separable form, which kept 2R + 1 filtered rows in
  * registers, was slower on every plane measured (tests/micro_small_mask.cu).
  * Samples become floats by a byte permute under 2^23 and results are rounded
- * and clamped as 2^23 + value, without the quarter-rate conversions. Vectors
+ * and clamped as 2^23 + value, without the quarter-rate conversions. On
+ * 8-bit samples integer taps skip the floats: a row's words are split
+ * into a stream of bytes a channel, and each output sample adds one
+ * mask row's taps as dot products of those words with tap words that
+ * hold the taps at the sample's byte offset (dp4a: cudaconvolve's integer
+ * taps, exact; dp2a: the Gaussian's 15-bit fixed-point weights), which
+ * took 4K GRAY8 5x5 from 0.027 to 0.020 (integer) and 0.022 ms
+ * (fixed-point), RGBA 5x5 from 0.078 to 0.053 and 0.057 (H100,
+ * tests/micro_small_mask). Vectors
  * that reach past a row's ends read sample by sample through the border
  * mode, so any width works; rows must start VB-aligned (cf_small_mask_fits).
  *
@@ -31,6 +39,8 @@
 #include "cf_border_near.cuh"
 #include "gaussian_paths.h"
 #include "small_mask_args.h"
+
+#include <type_traits>
 
 namespace cf_small_mask {
 
@@ -141,11 +151,81 @@ load_words (unsigned *w, const T * row, int s, int samples, int width,
         edge_word < T, C > (row, s + k * SW, width, border);
 }
 
+/* acc + the dot product of a word's four unsigned bytes with four signed
+ * ones (a word of a.tw). */
+__device__ __forceinline__ int
+dot4 (unsigned samples, unsigned taps, int acc)
+{
+  int d;
+  asm ("dp4a.u32.s32 %0, %1, %2, %3;":"=r" (d):"r" (samples), "r" (taps),
+      "r" (acc));
+  return d;
+}
+
+/* acc + the dot product of two unsigned 16-bit taps with two unsigned
+ * bytes of a word: bytes 0 and 1 (HALF 0) or 2 and 3 (HALF 1). */
+template < int HALF > __device__ __forceinline__ int
+dot2 (unsigned taps, unsigned samples, int acc)
+{
+  int d;
+  if (HALF)
+    asm ("dp2a.hi.u32.u32 %0, %1, %2, %3;":"=r" (d):"r" (taps),
+        "r" (samples), "r" (acc));
+  else
+    asm ("dp2a.lo.u32.u32 %0, %1, %2, %3;":"=r" (d):"r" (taps),
+        "r" (samples), "r" (acc));
+  return d;
+}
+
+/* An integer sum's accumulator starts at the bits of 1.5 * 2^23 (the sum
+ * stays within 2^22 of zero), so that its bits read as a float are that
+ * float plus the sum: no conversion instruction. */
+constexpr int INT_BIAS = 0x4B400000;
+constexpr float INT_BIAS_FLOAT = 12582912.0f;
+
+/* The row's words from its sample -E (seg, NS words) as one stream of
+ * bytes a channel: byte b of stream c is sample b * C + c of seg. Only
+ * the channels computed (CMASK). */
+template < int C, int NS, unsigned CMASK > __device__ __forceinline__ void
+channel_streams (const unsigned *seg, unsigned (*st)[(NS + C - 1) / C])
+{
+  constexpr int M = (NS + C - 1) / C;   /* words a stream */
+  auto word =[&](int k) {
+    return k < NS ? seg[k] : 0u;
+  };
+#pragma unroll
+  for (int c = 0; c < C; c++) {
+    if (!((CMASK >> c) & 1u))
+      continue;
+#pragma unroll
+    for (int m = 0; m < M; m++) {
+      if (C == 1) {
+        st[c][m] = seg[m];
+      } else if (C == 2) {
+        st[c][m] = __byte_perm (word (2 * m), word (2 * m + 1),
+            c ? 0x7531u : 0x6420u);
+      } else {
+        /* byte c of four words: two pairs, then the pairs' low halves */
+        const unsigned sel = (4u + c) << 4 | c;
+        const unsigned lo = __byte_perm (word (4 * m), word (4 * m + 1), sel);
+        const unsigned hi = 4 * m + 2 < NS ? __byte_perm (word (4 * m + 2),
+            word (4 * m + 3), sel) : 0u;
+        st[c][m] = __byte_perm (lo, hi, 0x5410u);
+      }
+    }
+  }
+}
+
 /* CMASK: the channels computed (C dividing the vector's samples); the
  * others are copied whatever a.mask says, so RGBA with alpha left as it
- * is skips a quarter of the arithmetic. */
+ * is skips a quarter of the arithmetic. TAPS (a.tap_bits): 0, float taps
+ * on samples converted to floats; on 8-bit samples, 8, integer taps
+ * summed exactly by byte dot products (a.tw), or 16, the Gaussian's
+ * weights as 16-bit fixed-point taps (a.tw2) by two-way dot products,
+ * no sample converted to a float. */
 template < typename T, int C, int R, int VB, int ROWS,
-    unsigned CMASK = 0xFu, bool SHARPEN = false > __global__ void
+    unsigned CMASK = 0xFu, bool SHARPEN = false, int TAPS = 0 >
+    __global__ void
 __launch_bounds__ (128)
 kernel (const void *__restrict__ src, size_t src_stride,
     void *__restrict__ dst, size_t dst_stride, int width, int height,
@@ -170,6 +250,9 @@ kernel (const void *__restrict__ src, size_t src_stride,
         cf_border_index (y, height, border);
   };
   static_assert (NW <= W, "the halo fits one neighbouring vector");
+  constexpr bool INT = TAPS != 0;
+  static_assert (!INT || (sizeof (T) == 1 && OVERLAP && !SHARPEN),
+      "integer taps on 8-bit samples, without the unsharp step");
   static_assert (CMASK == 0xFu || V % C == 0, "channels known per sample");
   auto computed =[](int i) {
     return ((CMASK >> (i % C)) & 1u) != 0;
@@ -192,7 +275,8 @@ kernel (const void *__restrict__ src, size_t src_stride,
   const bool whole = s0 + V <= samples;
   const float top = 8388608.0f + a.max; /* the largest result, biased */
 
-  float acc[ROWS][V];           /* the strip's output rows */
+  typedef typename std::conditional < INT, int, float >::type Acc;
+  Acc acc[ROWS][V];             /* the strip's output rows */
   unsigned raw[R + 1][W] = { };       /* unfiltered rows y - R .. y */
   /* Rows are loaded at the thread's vector (the overlap's edge lanes'
    * through the border mode where they lie outside the row). */
@@ -235,19 +319,34 @@ kernel (const void *__restrict__ src, size_t src_stride,
       if (lane == 31 || (writes && s0 + V >= samples))
         load_words < T, C, NW, FAR > (r, row, s0 + V, samples, width, a.border);
     }
-    float f[N];
+    float f[INT ? 1 : N];
+    constexpr int NS = W + 2 * NW;      /* the row's words from sample -E */
+    unsigned st[C][(NS + C - 1) / C];   /* and as a stream a channel */
+    if constexpr (INT) {
+      unsigned seg[NS];
 #pragma unroll
-    for (int k = 0; k < NW; k++)
-#pragma unroll
-      for (int i = 0; i < SW; i++) {
-        f[k * SW + i] = word_sample < T > (l[k], i);
-        f[E + V + k * SW + i] = word_sample < T > (r[k], i);
+      for (int k = 0; k < NW; k++) {
+        seg[k] = l[k];
+        seg[NW + W + k] = r[k];
       }
 #pragma unroll
-    for (int k = 0; k < W; k++)
+      for (int k = 0; k < W; k++)
+        seg[NW + k] = w[k];
+      channel_streams < C, NS, CMASK > (seg, st);
+    } else {
 #pragma unroll
-      for (int i = 0; i < SW; i++)
-        f[E + k * SW + i] = word_sample < T > (w[k], i);
+      for (int k = 0; k < NW; k++)
+#pragma unroll
+        for (int i = 0; i < SW; i++) {
+          f[k * SW + i] = word_sample < T > (l[k], i);
+          f[E + V + k * SW + i] = word_sample < T > (r[k], i);
+        }
+#pragma unroll
+      for (int k = 0; k < W; k++)
+#pragma unroll
+        for (int i = 0; i < SW; i++)
+          f[E + k * SW + i] = word_sample < T > (w[k], i);
+    }
 
 #pragma unroll
     for (int t = 0; t < R; t++)
@@ -268,6 +367,27 @@ kernel (const void *__restrict__ src, size_t src_stride,
       for (int i = 0; i < V; i++) {
         if (!computed (i))
           continue;
+        if constexpr (INT) {
+          /* the words of sample i's channel stream that hold its pixel's
+           * neighbours -R .. R, the first at byte al of word base */
+          const int b0 = E / C + i / C - R;
+          const int al = b0 % 4, base = b0 / 4;
+          const unsigned *sw = st[i % C] + base;
+          int s = ky > 0 ? acc[o][i] : TAPS == 8 ? INT_BIAS : 0;
+          if (TAPS == 8) {
+#pragma unroll
+            for (int g = 0; g <= (al + 2 * R) / 4; g++)
+              s = dot4 (sw[g], a.tw[ky][al][g], s);
+          } else {
+            /* the byte pairs holding bytes al .. al + 2R */
+#pragma unroll
+            for (int p = al / 2; p <= (al + 2 * R) / 2; p++)
+              s = p % 2 ? dot2 < 1 > (a.tw2[ky][al][p], sw[p / 2], s) :
+                  dot2 < 0 > (a.tw2[ky][al][p], sw[p / 2], s);
+          }
+          acc[o][i] = s;
+          continue;
+        }
         float s = ky == 0 ? 0.0f : acc[o][i];
 #pragma unroll
         for (int kx = 0; kx < K; kx++)
@@ -295,7 +415,16 @@ kernel (const void *__restrict__ src, size_t src_stride,
         res[i] = in_bits;
         continue;
       }
-      float v = acc[o][i] + a.offset;
+      if (TAPS == 16) {
+        /* the fixed-point sum rounded, nonnegative */
+        const unsigned q = min ((unsigned) (acc[o][i] + (1 << 14)) >> 15,
+            (unsigned) a.max);
+        const bool filtered = (a.mask >> ((s0 + i) % C)) & 1u;
+        res[i] = filtered ? q : in_bits;
+        continue;
+      }
+      float v = INT ? fmaf (__int_as_float (acc[o][i]) - INT_BIAS_FLOAT,
+          a.scale, a.offset) : acc[o][i] + a.offset;
       v = a.absolute ? fabsf (v) : v;
       if (SHARPEN)
         v = cf_gaussian_finish (__uint_as_float (in_bits) - 8388608.0f, v,
@@ -335,7 +464,7 @@ kernel (const void *__restrict__ src, size_t src_stride,
 constexpr int BLOCK = 128;
 
 template < typename T, int C, int R, int VB, int ROWS,
-    unsigned CMASK = 0xFu, bool SHARPEN = false > void
+    unsigned CMASK = 0xFu, bool SHARPEN = false, int TAPS = 0 > void
 launch (const void *src, size_t src_stride, void *dst, size_t dst_stride,
     int width, int height, const CfMaskArgs & a, cudaStream_t stream)
 {
@@ -345,7 +474,7 @@ launch (const void *src, size_t src_stride, void *dst, size_t dst_stride,
   const int threads = (vectors + WV - 1) / WV * 32;
   const dim3 grid ((threads + BLOCK - 1) / BLOCK,
       (height + ROWS - 1) / ROWS);
-  kernel < T, C, R, VB, ROWS, CMASK, SHARPEN > <<<grid, BLOCK, 0, stream>>> (src,
+  kernel < T, C, R, VB, ROWS, CMASK, SHARPEN, TAPS > <<<grid, BLOCK, 0, stream>>> (src,
       src_stride, dst, dst_stride, width, height, a);
 }
 

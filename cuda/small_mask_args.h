@@ -7,6 +7,8 @@
 #include "convolve.h"
 #include "gaussian.h"
 
+#include <math.h>
+
 struct CfMaskArgs {
   float wx[3], wy[3];           /* Gaussian: half kernels w[0..2], zero-padded */
   float taps[25];               /* K x K, row-major (the Gaussian's: wy wx) */
@@ -16,7 +18,71 @@ struct CfMaskArgs {
   float max;                    /* the plane's full scale */
   CfBorder border;
   unsigned mask;                /* channels filtered, the others copied */
+  /* Integer taps for the vector kernel on 8-bit planes (0: none), which
+   * sums them exactly by dot products on a stream of bytes a channel.
+   * 8: convolution taps that are integers in -128..127 (presets, seed
+   * 003's masks), the sum times `scale` (1 / divisor): tw[ky][a], the
+   * taps of mask row ky for an output whose leftmost input lies at byte a
+   * of a word, as the two words' dp4a operands. 16: the Gaussian's
+   * weights times 2^CF_MASK_FIXED_BITS: tw2[ky][a][p], the taps on byte
+   * pair p (bytes 2p, 2p + 1 from that word) as a dp2a operand. */
+  int tap_bits;
+  float scale;
+  unsigned tw[5][4][2];
+  unsigned tw2[5][4][4];
 };
+
+/* The Gaussian's fixed-point weights: 15 bits, so that a weight of 1 fits
+ * 16; each rounded by at most 2^-16, at most 25 * 2^-16 * 255 = 0.1 of an
+ * 8-bit level in all. */
+#define CF_MASK_FIXED_BITS 15
+
+/* Fills a.tw from the K x K integer taps: tap kx of an output whose
+ * leftmost input is at byte a lies at byte a + kx from that word's
+ * start. */
+static inline void
+cf_mask_tap_words (CfMaskArgs * a, const int *taps, int k)
+{
+  a->tap_bits = 8;
+  for (int ky = 0; ky < k; ky++)
+    for (int al = 0; al < 4; al++)
+      for (int kx = 0; kx < k; kx++) {
+        const int b = al + kx;
+        a->tw[ky][al][b / 4] |= ((unsigned) taps[ky * k + kx] & 0xffu) <<
+            (8 * (b % 4));
+      }
+}
+
+/* Fills a.tw2 from the K x K float taps (nonnegative, summing to 1). */
+static inline void
+cf_mask_fixed_tap_words (CfMaskArgs * a, int k)
+{
+  a->tap_bits = 16;
+  for (int ky = 0; ky < k; ky++)
+    for (int al = 0; al < 4; al++)
+      for (int kx = 0; kx < k; kx++) {
+        const int b = al + kx;
+        const unsigned t = (unsigned) lrint (ldexp (a->taps[ky * k + kx],
+                CF_MASK_FIXED_BITS));
+        a->tw2[ky][al][b / 2] |= t << (16 * (b % 2));
+      }
+}
+
+/* The taps of a 3x3 or 5x5 kernel as integers, multiplied out where
+ * separable: whether all are integers in -128..127. */
+static inline int
+cf_mask_integer_taps (const CfConvolveParams * p, int k, int *taps)
+{
+  for (int y = 0; y < k; y++)
+    for (int x = 0; x < k; x++) {
+      const double t = p->separable ? (double) p->row[x] * p->col[y] :
+          p->taps[y * k + x];
+      if (t != floor (t) || t < -128.0 || t > 127.0)
+        return 0;
+      taps[y * k + x] = (int) t;
+    }
+  return 1;
+}
 
 /* The Gaussian's half kernels and unsharp mask, for radii up to 2. */
 static inline CfMaskArgs
@@ -39,6 +105,8 @@ cf_mask_args_gaussian (const CfPlane * dst, const CfGaussianParams * p)
   a.threshold = (float) (p->threshold * a.max);
   a.border = p->border;
   a.mask = p->channel_mask;
+  if (dst->depth == 8 && p->sharpen == 0.0)
+    cf_mask_fixed_tap_words (&a, k);
   return a;
 }
 
@@ -58,6 +126,11 @@ cf_mask_args_convolve (const CfPlane * dst, const CfConvolvePlan * plan,
   a.max = (float) cf_plane_max (dst);
   a.border = params->border;
   a.mask = params->channel_mask;
+  int itaps[25];
+  if (dst->depth == 8 && cf_mask_integer_taps (params, k, itaps)) {
+    a.scale = (float) (1.0 / plan->divisor);
+    cf_mask_tap_words (&a, itaps, k);
+  }
   return a;
 }
 

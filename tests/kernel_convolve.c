@@ -3,10 +3,11 @@
  * a row and a column) and full of rank 1 (split by the plan), the presets'
  * taps, divisors, offsets and absolute values, GRAY8, GRAY16, RGBA (alpha
  * copied), NV12's chroma plane, RGB 16-bit, 10- and 12-bit planes, odd
- * sizes, both borders. Both
- * sum in float (GPU) or double (reference) over the same float taps:
- * within 1 LSB at 8 bits, 2 at 16 (the taps are scaled so that sums stay
- * within the range). */
+ * sizes, both borders; integer taps (byte dot products on 8-bit planes)
+ * up to the largest sums. The GPU sums in float (exactly in integers for
+ * integer taps on 8-bit planes), the reference in double over the divided
+ * float taps: within 1 LSB at 8 bits, 2 at 16 (the taps are scaled so
+ * that sums stay within the range). */
 #include "cf_test_util.h"
 #include "convolve.h"
 
@@ -67,6 +68,43 @@ random_kernel (CfConvolveParams * p, int w, int h, int kind, int mode)
     abs_sum = 1.0;
   }
   p->divisor = mode == 0 ? 0.0 : mode == 4 ? 2.0 * abs_sum : abs_sum;
+  p->offset = mode == 2 ? 0.25 : mode == 4 ? -0.1 : 0.0;
+  p->absolute = mode == 3;
+}
+
+/* A random k x k kernel of integer taps in [lo, hi] (8-bit planes run
+ * them as exact byte dot products): full, or separable with integer rows
+ * and columns (their products stay within [-121, 121]); mode as
+ * random_kernel's, but 3 divides by a quarter of the sum of |taps| so that
+ * results clamp. */
+static void
+integer_kernel (CfConvolveParams * p, int k, int lo, int hi, int kind,
+    int mode)
+{
+  double abs_sum = 0.0;
+
+  lo = mode == 0 || mode == 4 ? 0 : lo;
+  p->width = p->height = k;
+  p->separable = kind == 1;
+  for (int i = 0; i < k; i++) {
+    p->row[i] = (float) (lo + (int) (cf_test_rand () % (hi - lo + 1)));
+    p->col[i] = (float) (lo + (int) (cf_test_rand () % (hi - lo + 1)));
+    if (kind == 1) {
+      p->row[i] = fmaxf (fminf (p->row[i], 11.0f), -11.0f);
+      p->col[i] = fmaxf (fminf (p->col[i], 11.0f), -11.0f);
+    }
+  }
+  for (int i = 0; i < k * k; i++) {
+    p->taps[i] = kind == 1 ? p->col[i / k] * p->row[i % k] :
+        (float) (lo + (int) (cf_test_rand () % (hi - lo + 1)));
+    abs_sum += fabs (p->taps[i]);
+  }
+  if (abs_sum == 0.0) {
+    p->taps[(k / 2) * k + k / 2] = p->row[k / 2] = p->col[k / 2] = 1.0f;
+    abs_sum = 1.0;
+  }
+  p->divisor = mode == 0 ? 0.0 : mode == 3 ? abs_sum / 4 : mode == 4 ?
+      2.0 * abs_sum : abs_sum;
   p->offset = mode == 2 ? 0.25 : mode == 4 ? -0.1 : 0.0;
   p->absolute = mode == 3;
 }
@@ -194,7 +232,11 @@ vector_edges (int step, int *n)
       for (int k = 3; k <= 5; k += 2) {
         if ((*n)++ % step)
           continue;
-        random_kernel (&p, k, k, (w + k) % 3, *n % 5);
+        /* integer taps on every other width of 8-bit layouts */
+        if (edge_layouts[l].depth == 8 && w % 2)
+          integer_kernel (&p, k, -128, 127, w % 4 == 1, *n % 5);
+        else
+          random_kernel (&p, k, k, (w + k) % 3, *n % 5);
         cf_test_device_stride_multiple (strides[(w + l + k / 2) % 4]);
         check (w, 1 + (int) (w + l) % 5, edge_layouts[l].channels,
             edge_layouts[l].depth, edge_layouts[l].mask, &p,
@@ -202,6 +244,52 @@ vector_edges (int step, int *n)
             CF_BORDER_CLAMP);
       }
   cf_test_device_stride_multiple (0);
+}
+
+/* Integer taps on 8-bit planes (the vector kernel's byte dot products):
+ * small and full ranges, full and separable, every mode, every 8-bit
+ * layout, both borders; then the largest sums (every tap 127 or -128,
+ * dividing by 1), which clamp. */
+static void
+integer_taps (int step, int *n)
+{
+  static const struct
+  {
+    int channels;
+    unsigned mask;
+  } l8[] = { {1, 0x1}, {2, 0x3}, {2, 0x2}, {4, 0x7}, {4, 0xF}, {4, 0xE},
+  {3, 0x7}
+  };
+  static const int sizes[][2] = { {1, 1}, {9, 2}, {33, 17}, {130, 131},
+  {257, 45}
+  };
+  static CfConvolveParams p;
+
+  for (size_t l = 0; l < sizeof l8 / sizeof l8[0]; l++)
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+      for (int k = 3; k <= 5; k += 2) {
+        if ((*n)++ % step)
+          continue;
+        if (s % 2)
+          integer_kernel (&p, k, -3, 6, (int) (l + s) % 2, *n % 5);
+        else
+          integer_kernel (&p, k, -128, 127, (int) (l + s) % 2, *n % 5);
+        check (sizes[s][0], sizes[s][1], l8[l].channels, 8, l8[l].mask, &p,
+            p.separable ? "integer separable" : "integer full",
+            (l + s + k / 2) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+      }
+  for (int v = 0; v < 4; v++) {
+    if ((*n)++ % step)
+      continue;
+    memset (&p, 0, sizeof p);
+    p.width = p.height = 5;
+    for (int i = 0; i < 25; i++)
+      p.taps[i] = v % 2 ? -128.0f : 127.0f;
+    p.divisor = 1.0;
+    p.absolute = v >= 2;
+    check (67, 19, v % 2 ? 1 : 4, 8, v % 2 ? 0x1 : 0xF, &p,
+        "integer extreme", v % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+  }
 }
 
 int
@@ -237,14 +325,20 @@ main (void)
    * 3x3 on one- and two-channel 8-bit planes takes 1 row below 2^21
    * samples, 2 from there (widths ending inside a vector). */
   cf_test_device_stride_multiple (8);
-  for (int c = 1; c <= 2; c++) {
-    if (n++ % step)
-      continue;
-    random_kernel (&p, 3, 3, 0, n % 5);
-    check (2053 / c, 1031, c, 8, c == 1 ? 0x1 : 0x3, &p, kind_name (0),
-        c == 1 ? CF_BORDER_CLAMP : CF_BORDER_MIRROR);
-  }
+  for (int c = 1; c <= 2; c++)
+    for (int integer = 0; integer < 2; integer++) {
+      if (n++ % step)
+        continue;
+      if (integer)
+        integer_kernel (&p, 3, -3, 6, 0, n % 5);
+      else
+        random_kernel (&p, 3, 3, 0, n % 5);
+      check (2053 / c, 1031, c, 8, c == 1 ? 0x1 : 0x3, &p, integer ?
+          "integer" : kind_name (0), c == 1 ? CF_BORDER_CLAMP :
+          CF_BORDER_MIRROR);
+    }
   cf_test_device_stride_multiple (0);
+  integer_taps (step, &n);
   /* every square separable size (each is compiled on its own) */
   for (int k = 1; k <= CF_CONVOLVE_MAX_SIDE; k += 2)
     for (int l = 0; l < 3; l++) {
@@ -336,6 +430,12 @@ main (void)
   check (3840, 2160, 1, 8, 1, &p, "full", CF_BORDER_CLAMP);
   random_kernel (&p, 5, 5, 0, 0);
   check (3840, 2160, 4, 8, 7, &p, "full", CF_BORDER_MIRROR);
+  /* integer taps on four-channel planes of 2^24 samples and more (more
+   * rows a thread there) */
+  integer_kernel (&p, 3, -128, 127, 0, 1);
+  check (3840, 2160, 4, 8, 7, &p, "integer full", CF_BORDER_CLAMP);
+  integer_kernel (&p, 5, -3, 6, 1, 2);
+  check (2048, 2048, 4, 8, 0xF, &p, "integer separable", CF_BORDER_MIRROR);
   random_kernel (&p, 15, 15, 0, 3);
   check (1920, 1080, 1, 16, 1, &p, "full", CF_BORDER_CLAMP);
   random_kernel (&p, 31, 31, 1, 2);

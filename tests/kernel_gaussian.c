@@ -231,7 +231,8 @@ multirate (int step)
 }
 
 /* Radii 1 and 2: the small-mask kernel (pitched device planes are
- * aligned), every layout, odd widths, warps over the row's end. */
+ * aligned), every layout, odd widths, warps over the row's end, a centre
+ * weight of almost 1 (the largest fixed-point tap on 8-bit planes). */
 static void
 small (int step)
 {
@@ -244,7 +245,7 @@ small (int step)
     {2, 8, 0x3}, {4, 16, 0x7}, {3, 16, 0x7}, {2, 16, 0x3}
   };
   static const double sigmas[][2] = { {0.3, 0.3}, {0.6, 0.6}, {0.6, 0.3},
-  {0.3, 0.55}
+  {0.3, 0.55}, {0.1, 0.2}
   };
   static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {130, 131},
   {4097, 9}, {61, 40}
@@ -371,5 +372,9 @@ main (void)
       CF_GAUSSIAN_AUTO, 1.0, 0.0, 0);
   check (3840, 2160, 1, 8, 1, 2.0, 6, CF_BORDER_CLAMP, 0);
   check (3840, 2160, 4, 8, 7, 5.0, 15, CF_BORDER_MIRROR, 0);
+  /* radii 1 and 2 on four-channel planes of 2^24 samples and more (the
+   * vector kernel's integer taps take more rows a thread there) */
+  check (3840, 2160, 4, 8, 7, 0.5, 1, CF_BORDER_CLAMP, 0);
+  check (2048, 2048, 4, 8, 0xF, 0.6, 2, CF_BORDER_MIRROR, 0);
   return cf_test_finish (passed, failed);
 }

@@ -39,9 +39,11 @@
 
 using namespace cf_small_mask;
 
-/* The Gaussian's masks (outer products of half kernels, no offset) or
- * random full ones with an offset. */
-enum Mode { GAUSS = 0, FULL = 1 };
+/* The Gaussian's masks (outer products of half kernels, no offset),
+ * random full ones with an offset, random integer ones (-2..6, as
+ * bench_convolve's) divided by their sum on the byte-tap variant, or the
+ * Gaussian's on the fixed-point variant (small_mask_args.h). */
+enum Mode { GAUSS = 0, FULL = 1, INTEGER = 2, FIXED = 3 };
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
   fprintf (stderr, "%s: %s\n", #x, cudaGetErrorString (e_)); exit (1); } } while (0)
@@ -130,11 +132,11 @@ reference (const Frames & f, const CfMaskArgs & a, int R, int mode)
           for (int kx = 0; kx < K; kx++) {
             int yy = std::min (std::max (y + ky - R, 0), h - 1);
             int xx = std::min (std::max (x + kx - R, 0), w - 1);
-            double t = mode == GAUSS ? (double) a.wx[abs (kx - R)] *
+            double t = mode == GAUSS || mode == FIXED ? (double) a.wx[abs (kx - R)] *
                 a.wy[abs (ky - R)] : a.taps[ky * K + kx];
             s += t * in[((size_t) yy * w + xx) * C + c];
           }
-        if (mode == FULL) {
+        if (mode == FULL || mode == INTEGER) {
           s += a.offset;
           if (a.absolute)
             s = fabs (s);
@@ -163,14 +165,14 @@ check (const Frames & f, int slot, const std::vector < T > &ref)
   return bad ? worst : 0;
 }
 
-template < typename T, int C, int R, int VB, int ROWS,
+template < typename T, int C, int R, int VB, int ROWS, int TAPS = 0,
     unsigned CMASK = (C == 4 ? 7u : 0xFu) > static void
 variant (int mode, const char *fmt, const Frames & f, const CfMaskArgs & a, double floor,
     const std::vector < T > &ref)
 {
   auto fn =[&](int i) {
-    launch < T, C, R, VB, ROWS, CMASK > (f.src[i], f.ss, f.dst[i], f.ds, f.w,
-        f.h, a, 0);
+    launch < T, C, R, VB, ROWS, CMASK, false, TAPS > (f.src[i], f.ss,
+        f.dst[i], f.ds, f.w, f.h, a, 0);
   };
   CK (cudaMemset2D (f.dst[0], f.ds, 0, (size_t) f.w * C * sizeof (T), f.h));
   fn (0);
@@ -178,9 +180,12 @@ variant (int mode, const char *fmt, const Frames & f, const CfMaskArgs & a, doub
   int bad = check < T > (f, 0, ref);
   double ms = median_ms (fn);
   cudaFuncAttributes at;
-  CK (cudaFuncGetAttributes (&at, kernel < T, C, R, VB, ROWS, CMASK >));
+  CK (cudaFuncGetAttributes (&at, kernel < T, C, R, VB, ROWS, CMASK, false,
+          TAPS >));
   printf ("| %s | %s %dx%d | VB %d ROWS %d | %.4f | %.4f | %.2f | %d | %s |\n",
-      fmt, mode == GAUSS ? "gauss" : "full", 2 * R + 1, 2 * R + 1, VB, ROWS,
+      fmt, mode == GAUSS ? "gauss" : mode == FULL ? "full" : mode ==
+      INTEGER ? "integer" : "gauss fixed",
+      2 * R + 1, 2 * R + 1, VB, ROWS,
       ms, floor, ms / floor, at.numRegs, bad ? "MISMATCH" : "ok");
   if (bad)
     printf ("  worst difference %d\n", bad);
@@ -194,13 +199,29 @@ variants (int mode, const char *fmt, const Frames & f, const CfMaskArgs & a,
   auto ref = reference < T > (f, a, R, mode);
   /* 16-byte vectors on 8-bit samples lost everywhere (the results above) */
   constexpr int VB = sizeof (T) == 1 ? 8 : 16;
+  if (mode == INTEGER || mode == FIXED) {
+    if constexpr (sizeof (T) == 1) {
+      if (mode == INTEGER) {
+        variant < T, C, R, VB, 1, 8 > (mode, fmt, f, a, floor, ref);
+        variant < T, C, R, VB, 2, 8 > (mode, fmt, f, a, floor, ref);
+        variant < T, C, R, VB, 3, 8 > (mode, fmt, f, a, floor, ref);
+        variant < T, C, R, VB, 4, 8 > (mode, fmt, f, a, floor, ref);
+      } else {
+        variant < T, C, R, VB, 1, 16 > (mode, fmt, f, a, floor, ref);
+        variant < T, C, R, VB, 2, 16 > (mode, fmt, f, a, floor, ref);
+        variant < T, C, R, VB, 3, 16 > (mode, fmt, f, a, floor, ref);
+        variant < T, C, R, VB, 4, 16 > (mode, fmt, f, a, floor, ref);
+      }
+    }
+    return;
+  }
   variant < T, C, R, VB, 1 > (mode, fmt, f, a, floor, ref);
   variant < T, C, R, VB, 2 > (mode, fmt, f, a, floor, ref);
   variant < T, C, R, VB, 4 > (mode, fmt, f, a, floor, ref);
 }
 
 static CfMaskArgs
-args (int R, int mode, unsigned mask, float max)
+args (int R, int mode, unsigned mask, float max, int C)
 {
   CfMaskArgs a = { };
   const double sigma = R == 1 ? 0.5 : 2.0 / 3.0;
@@ -215,9 +236,21 @@ args (int R, int mode, unsigned mask, float max)
   for (int i = 0; i < K * K; i++)
     tsum += fabsf (a.taps[i] = (float) (rand () % 64 - 20) / 64.0f);
   for (int i = 0; i < K * K; i++)
-    a.taps[i] = mode == GAUSS ? a.wy[abs (i / K - R)] * a.wx[abs (i % K - R)] :
+    a.taps[i] = mode == GAUSS || mode == FIXED ? a.wy[abs (i / K - R)] * a.wx[abs (i % K - R)] :
         a.taps[i] / tsum;
-  a.offset = mode == FULL ? 0.1f * max : 0.0f;
+  if (mode == INTEGER) {
+    int it[25], isum = 0;
+    for (int i = 0; i < K * K; i++)
+      isum += it[i] = rand () % 9 - 2;
+    isum = isum ? isum : 1;
+    for (int i = 0; i < K * K; i++)
+      a.taps[i] = (float) it[i] / isum;
+    a.scale = (float) (1.0 / isum);
+    cf_mask_tap_words (&a, it, K);
+  }
+  if (mode == FIXED)
+    cf_mask_fixed_tap_words (&a, K);
+  a.offset = mode == FULL || mode == INTEGER ? 0.1f * max : 0.0f;
   a.max = max;
   a.border = CF_BORDER_CLAMP;
   a.mask = mask;
@@ -231,11 +264,17 @@ format (const char *fmt, int w, int h, unsigned mask, bool gauss)
   const double floor = copy_ms (f);
   const float max = sizeof (T) == 1 ? 255.0f : 65535.0f;
   if (gauss) {
-    variants < T, C, 1 > (GAUSS, fmt, f, args (1, GAUSS, mask, max), floor);
-    variants < T, C, 2 > (GAUSS, fmt, f, args (2, GAUSS, mask, max), floor);
+    variants < T, C, 1 > (GAUSS, fmt, f, args (1, GAUSS, mask, max, C), floor);
+    variants < T, C, 2 > (GAUSS, fmt, f, args (2, GAUSS, mask, max, C), floor);
+    variants < T, C, 1 > (FIXED, fmt, f, args (1, FIXED, mask, max, C), floor);
+    variants < T, C, 2 > (FIXED, fmt, f, args (2, FIXED, mask, max, C), floor);
   }
-  variants < T, C, 1 > (FULL, fmt, f, args (1, FULL, mask, max), floor);
-  variants < T, C, 2 > (FULL, fmt, f, args (2, FULL, mask, max), floor);
+  variants < T, C, 1 > (FULL, fmt, f, args (1, FULL, mask, max, C), floor);
+  variants < T, C, 2 > (FULL, fmt, f, args (2, FULL, mask, max, C), floor);
+  variants < T, C, 1 > (INTEGER, fmt, f, args (1, INTEGER, mask, max, C),
+      floor);
+  variants < T, C, 2 > (INTEGER, fmt, f, args (2, INTEGER, mask, max, C),
+      floor);
   for (int i = 0; i < NF; i++) {
     cudaFree (f.src[i]);
     cudaFree (f.dst[i]);
