@@ -1,7 +1,7 @@
 /* General 2-D convolution. 3x3 and 5x5 kernels take the vector kernel
- * (small_mask.cu) on the planes where it is faster (GRAY16 3x3 and 5x5,
- * RGBA 3x3), the register path (convolve_small.cu) on other word-aligned
- * rows; separable kernels (given
+ * (small_mask.cu) on the planes where it is faster, and so do 7x7 kernels
+ * of integer taps on one- and two-channel 8-bit planes; 3x3 and 5x5 take
+ * the register path (convolve_small.cu) on other word-aligned rows; separable kernels (given
  * so, or a full kernel of rank 1, see cf_convolve_plan) the separable
  * engine (separable.cu); wide full kernels (from 5 taps across on planes of
  * several channels, 11 on one) the lane path (convolve_lanes.cu); other
@@ -228,8 +228,7 @@ cf_convolve (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (st != CF_OK)
     return st;
   cudaStream_t stream = (cudaStream_t) exec->stream;
-  if (plan.width == plan.height && (plan.width == 3 || plan.width == 5)
-      && cf_small_mask_fits (src, dst, plan.width / 2))
+  if (cf_small_mask_convolve_fits (src, dst, &plan, params))
     return cf_small_mask_convolve (src, dst, &plan, params, stream);
   if (cf_convolve_small_fits (src, dst, &plan))
     return cf_convolve_small (src, dst, &plan, params, stream);

@@ -2,7 +2,8 @@
  * (gaussian_multirate.cu) where cf_gaussian_uses_multirate says so, else
  * the window one (gaussian_window.cu) where cf_gaussian_uses_window does;
  * for the direct truncated Gaussian, the vector kernel for radii 1 and 2
- * where it is the faster one (small_mask.cu, rows aligned to its vectors),
+ * where it is the faster one and radius 3 on 8-bit planes of one or two
+ * channels (small_mask.cu, rows aligned to its vectors),
  * the register 3x3 kernel (gaussian_small.cu, planes aligned to 4
  * samples), the one-pass tile kernel
  * (gaussian_tile.cu) up to radius 8, the separable engine (separable.cu:
@@ -31,8 +32,7 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     return cf_gw_blur (exec, src, dst, p);
   if (!cf_separable_fits (p->radius_x, p->radius_y, src->channels))
     return cf_gaussian_wide (exec, src, dst, p);
-  if (cf_small_mask_fits (src, dst, p->radius_x > p->radius_y ?
-          p->radius_x : p->radius_y))
+  if (cf_small_mask_gaussian_fits (src, dst, p))
     return cf_small_mask_gaussian (src, dst, p,
         (cudaStream_t) exec->stream);
   /* Quad-wide access needs every row start aligned to a quad of samples. */

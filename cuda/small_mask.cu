@@ -96,7 +96,10 @@ launch_vector (const CfPlane * src, const CfPlane * dst, const CfMaskArgs & a,
       }
     }
   }
-  launch_rows < T, C, R, rows_down < T, R > (), CMASK > (src, dst, a, stream);
+  /* radius 3: integer taps only (cf_small_mask_fits) */
+  if constexpr (R <= 2)
+    launch_rows < T, C, R, rows_down < T, R > (), CMASK > (src, dst, a,
+        stream);
 }
 
 template < typename T, int C, unsigned CMASK = 0xFu > void
@@ -105,8 +108,11 @@ launch_radius (const CfPlane * src, const CfPlane * dst, int r,
 {
   if (r <= 1)
     launch_vector < T, C, 1, CMASK > (src, dst, a, stream);
-  else
+  else if (r == 2)
     launch_vector < T, C, 2, CMASK > (src, dst, a, stream);
+  else if constexpr (sizeof (T) == 1 && C <= 2)
+    /* its halo of 3 or 6 bytes still fits the neighbouring lane's vector */
+    launch_vector < T, C, 3, CMASK > (src, dst, a, stream);
 }
 
 /* The planes cf_small_mask_fits lets through. */
@@ -128,17 +134,40 @@ launch_plane (const CfPlane * src, const CfPlane * dst, int r,
   return cf_launch_status ();
 }
 
-}                               /* namespace */
-
+/* Radii 1 and 2 where the kernel was the faster one; radius 3 with
+ * integer taps on one- and two-channel 8-bit planes (whose halo fits a
+ * neighbouring lane's vector). Rows start on the vector. */
 bool
-cf_small_mask_fits (const CfPlane * src, const CfPlane * dst, int radius)
+fits (const CfPlane * src, const CfPlane * dst, int radius, bool integer)
 {
   const unsigned vb = src->depth > 8 ? vector_bytes < unsigned short > () :
       vector_bytes < unsigned char > ();
-  const bool taken = src->channels != 3 && (src->depth == 8
-      || src->channels == 1) && radius <= 2;
+  const bool taken = radius <= 2 ? src->channels != 3 && (src->depth == 8
+      || src->channels == 1) : radius == 3 && integer && src->depth == 8
+      && src->channels <= 2;
   return taken && ((uintptr_t) src->data | (uintptr_t) dst->data |
       src->stride | dst->stride) % vb == 0;
+}
+
+}                               /* namespace */
+
+bool
+cf_small_mask_gaussian_fits (const CfPlane * src, const CfPlane * dst,
+    const CfGaussianParams * p)
+{
+  return fits (src, dst, p->radius_x > p->radius_y ? p->radius_x :
+      p->radius_y, cf_mask_gaussian_fixed (dst, p));
+}
+
+bool
+cf_small_mask_convolve_fits (const CfPlane * src, const CfPlane * dst,
+    const CfConvolvePlan * plan, const CfConvolveParams * params)
+{
+  int taps[CF_MASK_MAX_K * CF_MASK_MAX_K];
+  const int k = plan->width;
+  return k == plan->height && k >= 3 && k <= CF_MASK_MAX_K
+      && fits (src, dst, k / 2, dst->depth == 8
+      && cf_mask_integer_taps (params, k, taps));
 }
 
 CfStatus

@@ -1,6 +1,7 @@
-/* The arguments of the 3x3 and 5x5 kernels (small_mask.cuh,
- * gaussian_small.cu, convolve_small.cu), filled from the Gaussian's or
- * cudaconvolve's parameters in one place. Passed by value to the kernels. */
+/* The arguments of the small-mask kernels (small_mask.cuh: 3x3, 5x5, and
+ * 7x7 with integer taps; gaussian_small.cu, convolve_small.cu: 3x3 and
+ * 5x5), filled from the Gaussian's or cudaconvolve's parameters in one
+ * place. Passed by value to the kernels. */
 #ifndef CF_SMALL_MASK_ARGS_H
 #define CF_SMALL_MASK_ARGS_H
 
@@ -9,9 +10,15 @@
 
 #include <math.h>
 
+/* The largest mask: 7 x 7 (radius 3), integer taps only. */
+#define CF_MASK_MAX_R 3
+#define CF_MASK_MAX_K (2 * CF_MASK_MAX_R + 1)
+
 struct CfMaskArgs {
-  float wx[3], wy[3];           /* Gaussian: half kernels w[0..2], zero-padded */
-  float taps[25];               /* K x K, row-major (the Gaussian's: wy wx) */
+  float wx[CF_MASK_MAX_R + 1], wy[CF_MASK_MAX_R + 1];  /* Gaussian: half
+                                 * kernels w[0..R], zero-padded */
+  float taps[CF_MASK_MAX_K * CF_MASK_MAX_K];    /* K x K, row-major (the
+                                                 * Gaussian's: wy wx) */
   float offset;                 /* convolution: added to the sum */
   int absolute;                 /* convolution: |sum + offset| */
   float amount, threshold;      /* Gaussian: unsharp mask (cf_gaussian_finish) */
@@ -23,17 +30,18 @@ struct CfMaskArgs {
    * 8: convolution taps that are integers in -128..127 (presets, seed
    * 003's masks), the sum times `scale` (1 / divisor): tw[ky][a], the
    * taps of mask row ky for an output whose leftmost input lies at byte a
-   * of a word, as the two words' dp4a operands. 16: the Gaussian's
+   * of a word, as that word's and the next ones' dp4a operands. 16: the
+   * Gaussian's
    * weights times 2^CF_MASK_FIXED_BITS: tw2[ky][a][p], the taps on byte
    * pair p (bytes 2p, 2p + 1 from that word) as a dp2a operand. */
   int tap_bits;
   float scale;
-  unsigned tw[5][4][2];
-  unsigned tw2[5][4][4];
+  unsigned tw[CF_MASK_MAX_K][4][(3 + CF_MASK_MAX_K - 1) / 4 + 1];
+  unsigned tw2[CF_MASK_MAX_K][4][(3 + CF_MASK_MAX_K - 1) / 2 + 1];
 };
 
 /* The Gaussian's fixed-point weights: 15 bits, so that a weight of 1 fits
- * 16; each rounded by at most 2^-16, at most 25 * 2^-16 * 255 = 0.1 of an
+ * 16; each rounded by at most 2^-16, at most 49 * 2^-16 * 255 = 0.2 of an
  * 8-bit level in all. */
 #define CF_MASK_FIXED_BITS 15
 
@@ -68,8 +76,9 @@ cf_mask_fixed_tap_words (CfMaskArgs * a, int k)
       }
 }
 
-/* The taps of a 3x3 or 5x5 kernel as integers, multiplied out where
- * separable: whether all are integers in -128..127. */
+/* The taps of a K x K kernel (K up to CF_MASK_MAX_K) as integers,
+ * multiplied out where separable: whether all are integers in
+ * -128..127. */
 static inline int
 cf_mask_integer_taps (const CfConvolveParams * p, int k, int *taps)
 {
@@ -84,7 +93,16 @@ cf_mask_integer_taps (const CfConvolveParams * p, int k, int *taps)
   return 1;
 }
 
-/* The Gaussian's half kernels and unsharp mask, for radii up to 2. */
+/* Whether the Gaussian runs as fixed-point taps: 8-bit planes, no
+ * unsharp step. */
+static inline int
+cf_mask_gaussian_fixed (const CfPlane * dst, const CfGaussianParams * p)
+{
+  return dst->depth == 8 && p->sharpen == 0.0;
+}
+
+/* The Gaussian's half kernels and unsharp mask, for radii up to
+ * CF_MASK_MAX_R. */
 static inline CfMaskArgs
 cf_mask_args_gaussian (const CfPlane * dst, const CfGaussianParams * p)
 {
@@ -105,7 +123,7 @@ cf_mask_args_gaussian (const CfPlane * dst, const CfGaussianParams * p)
   a.threshold = (float) (p->threshold * a.max);
   a.border = p->border;
   a.mask = p->channel_mask;
-  if (dst->depth == 8 && p->sharpen == 0.0)
+  if (cf_mask_gaussian_fixed (dst, p))
     cf_mask_fixed_tap_words (&a, k);
   return a;
 }
@@ -126,7 +144,7 @@ cf_mask_args_convolve (const CfPlane * dst, const CfConvolvePlan * plan,
   a.max = (float) cf_plane_max (dst);
   a.border = params->border;
   a.mask = params->channel_mask;
-  int itaps[25];
+  int itaps[CF_MASK_MAX_K * CF_MASK_MAX_K];
   if (dst->depth == 8 && cf_mask_integer_taps (params, k, itaps)) {
     a.scale = (float) (1.0 / plan->divisor);
     cf_mask_tap_words (&a, itaps, k);

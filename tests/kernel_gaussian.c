@@ -266,7 +266,8 @@ small (int step)
 
 /* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
  * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
- * radii 1 and 2, both borders, pitched strides and odd multiples of 16,
+ * radii 1, 2 and 3 (the vector kernel's on one and two channels of 8
+ * bits, the tile kernel's elsewhere), both borders, pitched strides and odd multiples of 16,
  * 8 (the vector kernel, not pitched; 8-bit only at 8) and 4 bytes (the
  * older kernels). */
 static void
@@ -284,13 +285,13 @@ vector_edges (int step, int *n)
 
   for (int w = 1; w <= 40; w++)
     for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
-      for (int r = 1; r <= 2; r++) {
+      for (int r = 1; r <= 3; r++) {
         if ((*n)++ % step)
           continue;
         cf_test_device_stride_multiple (strides[(w + l + r) % 4]);
         check_path (w, 1 + (int) (w + l) % 5, layouts[l].channels,
             layouts[l].depth, layouts[l].mask, 0.3 * r, w % 3 ? 0.3 * r :
-            0.3 * (3 - r),
+            0.3 * (r == 3 ? 1 : 3 - r),
             (w + r) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
             CF_GAUSSIAN_AUTO, w % 7 ? 0.0 : 1.0, 0.0, 0);
       }
@@ -376,5 +377,7 @@ main (void)
    * vector kernel's integer taps take more rows a thread there) */
   check (3840, 2160, 4, 8, 7, 0.5, 1, CF_BORDER_CLAMP, 0);
   check (2048, 2048, 4, 8, 0xF, 0.6, 2, CF_BORDER_MIRROR, 0);
+  /* radius 3 on the vector kernel (fixed-point taps), a large plane */
+  check (3840, 2160, 1, 8, 1, 0.8, 3, CF_BORDER_MIRROR, 0);
   return cf_test_finish (passed, failed);
 }

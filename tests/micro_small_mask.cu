@@ -215,17 +215,19 @@ variants (int mode, const char *fmt, const Frames & f, const CfMaskArgs & a,
     }
     return;
   }
-  variant < T, C, R, VB, 1 > (mode, fmt, f, a, floor, ref);
-  variant < T, C, R, VB, 2 > (mode, fmt, f, a, floor, ref);
-  variant < T, C, R, VB, 4 > (mode, fmt, f, a, floor, ref);
+  if constexpr (R <= 2) {
+    variant < T, C, R, VB, 1 > (mode, fmt, f, a, floor, ref);
+    variant < T, C, R, VB, 2 > (mode, fmt, f, a, floor, ref);
+    variant < T, C, R, VB, 4 > (mode, fmt, f, a, floor, ref);
+  }
 }
 
 static CfMaskArgs
 args (int R, int mode, unsigned mask, float max, int C)
 {
   CfMaskArgs a = { };
-  const double sigma = R == 1 ? 0.5 : 2.0 / 3.0;
-  double w[3], sum = 0;
+  const double sigma = R == 1 ? 0.5 : R == 2 ? 2.0 / 3.0 : 1.0;
+  double w[CF_MASK_MAX_R + 1], sum = 0;
   for (int t = 0; t <= R; t++)
     sum += (t ? 2 : 1) * (w[t] = exp (-t * t / (2 * sigma * sigma)));
   for (int t = 0; t <= R; t++)
@@ -239,7 +241,7 @@ args (int R, int mode, unsigned mask, float max, int C)
     a.taps[i] = mode == GAUSS || mode == FIXED ? a.wy[abs (i / K - R)] * a.wx[abs (i % K - R)] :
         a.taps[i] / tsum;
   if (mode == INTEGER) {
-    int it[25], isum = 0;
+    int it[CF_MASK_MAX_K * CF_MASK_MAX_K], isum = 0;
     for (int i = 0; i < K * K; i++)
       isum += it[i] = rand () % 9 - 2;
     isum = isum ? isum : 1;
@@ -275,6 +277,13 @@ format (const char *fmt, int w, int h, unsigned mask, bool gauss)
       floor);
   variants < T, C, 2 > (INTEGER, fmt, f, args (2, INTEGER, mask, max, C),
       floor);
+  /* 7x7: integer taps on one- and two-channel 8-bit planes only */
+  if constexpr (sizeof (T) == 1 && C <= 2) {
+    variants < T, C, 3 > (INTEGER, fmt, f, args (3, INTEGER, mask, max, C),
+        floor);
+    variants < T, C, 3 > (FIXED, fmt, f, args (3, FIXED, mask, max, C),
+        floor);
+  }
   for (int i = 0; i < NF; i++) {
     cudaFree (f.src[i]);
     cudaFree (f.dst[i]);
