@@ -7,7 +7,9 @@
 
 /* A full kernel of rank 1 is col (x) row: two passes of width + height
  * taps instead of one of width x height. Exact rank 1 up to float
- * rounding of the given taps (1e-6 of the largest). */
+ * rounding of the given taps (1e-6 of the largest). The row is the
+ * kernel's row through its largest tap, as given (integer taps keep an
+ * integer row, which 8-bit planes sum exactly), the column its ratios. */
 static int
 split_rank1 (const CfConvolveParams * p, double *row, double *col)
 {
@@ -24,9 +26,9 @@ split_rank1 (const CfConvolveParams * p, double *row, double *col)
   if (max == 0.0)
     return 0;
   for (int x = 0; x < w; x++)
-    row[x] = p->taps[pr * w + x] / (double) p->taps[pr * w + pc];
+    row[x] = p->taps[pr * w + x];
   for (int y = 0; y < h; y++)
-    col[y] = p->taps[y * w + pc];
+    col[y] = p->taps[y * w + pc] / (double) p->taps[pr * w + pc];
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       if (fabs (p->taps[y * w + x] - col[y] * row[x]) > 1e-6 * max)

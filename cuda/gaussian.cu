@@ -70,5 +70,6 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   s.threshold = (float) (p->threshold * cf_plane_max (dst));
   s.border = p->border;
   s.channel_mask = p->channel_mask;
+  s.fixed_rows = p->sharpen == 0.0;
   return cf_separable (src, dst, &s, exec->stream);
 }

@@ -34,6 +34,8 @@
 #include "cf_kernel.cuh"
 #include "cf_dispatch.cuh"
 #include "cf_border_near.cuh"
+#include "cf_dot.cuh"
+#include "cf_tap_words.h"
 
 #include <algorithm>
 
@@ -63,6 +65,15 @@ struct Args {
   unsigned mask;
   int nf;                       /* filtered channels ... */
   int chan[4];                  /* ... and which */
+  /* The vector engine's rows on one- and two-channel 8-bit planes (0:
+   * floats): 8, row taps that are integers in -128..127, summed exactly
+   * by dp4a; 16, the Gaussian's row weights in fixed point by dp2a (wy
+   * scaled back by 2^-CF_TAP_FIXED_BITS). tw, tw2: the row's tap words
+   * by the byte its leftmost input lies at (cf_tap_words.h), up to 31
+   * taps. */
+  int tap_bits;
+  unsigned tw[4][(3 + 30) / 4 + 1];
+  unsigned tw2[4][(3 + 30) / 2 + 1];
 };
 
 /* Taps a pass runs: 2 r + 1, or that rounded up to B above MAX_FIXED (and
@@ -417,6 +428,14 @@ launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
  *     channels, a float2 column of 8 rows on others; it loads the source
  *     rows it needs (the unsharp mask, copied channels) before it uses any,
  *     and stores each row as one 4- or 2-sample word.
+ * On one- and two-channel 8-bit planes from radius INT_MIN_RADIUS (NV12's
+ * chroma split into a stream of bytes a channel), rows whose taps
+ * are integers (cudaconvolve) or the Gaussian's weights (no unsharp
+ * step) run as integer dot products instead (rows_int): the chunk is
+ * staged as its samples' words, and each output adds a word's four bytes
+ * (dp4a) or two (dp2a, 15-bit fixed-point weights) a instruction against
+ * tap words prepared for the byte its leftmost input lies at
+ * (cf_tap_words.h); the columns pass runs on floats as before.
  * Channels outside FM (a compile-time mask: RGB of RGBA) are not computed;
  * channels outside the run-time mask are copied from the source. */
 namespace vec {
@@ -461,15 +480,22 @@ static_assert (cols_v < 1 > () * THREADS == CH * (SW / cols_w < 1 > ())
  * GRAY16 at radius 15 (H100). */
 constexpr int RM = 16;
 
+/* Integer rows from this radius (a 7x7 kernel): the smaller ones run on
+ * the small-mask kernel or the tile kernel. */
+constexpr int INT_MIN_RADIUS = 3;
+
 template < int C, int R > struct Lay {
   static constexpr int A = (R * C + 3) / 4 * 4;  /* left halo staged */
   static constexpr int OFF = A - R * C;
   static constexpr int WIN = SW + 2 * A;        /* staged samples a row */
   static constexpr int NV = WIN / 4;            /* vectors a staged row */
   static constexpr int IP = (NV | 1) * 4;       /* staged row pitch */
+  /* integer rows: the chunk staged as its 8-bit samples' words */
+  static constexpr int IPW = NV | 1;
   static constexpr int HP = (SW / 4 | 1) * 4;   /* rows-pass buffer pitch */
   static constexpr int HR = CH + 2 * R;
   static constexpr int FLOATS = CH * IP + HR * HP;
+  static constexpr int FLOATS_INT = CH * IPW + HR * HP;
   static constexpr int PER = (CH * NV + THREADS - 1) / THREADS;
   static_assert (2 * R <= CH, "the shift copies without overlap");
   static_assert ((SW / RM) % WARPS == 0, "rows units a warp");
@@ -571,13 +597,18 @@ template < typename T, int C, int R > struct Ahead {
     }
   }
 
-  __device__ __forceinline__ void
+  /* INT: the words as they are (8-bit samples, integer rows) */
+  template < bool INT > __device__ __forceinline__ void
   store (float *in) const
   {
 #pragma unroll
     for (int k = 0; k < L::PER; k++) {
       const int e = threadIdx.x + k * THREADS;
-      if (e < CH * L::NV)
+      if (e >= CH * L::NV)
+        continue;
+      if constexpr (INT)
+        ((unsigned *) in)[e / L::NV * L::IPW + e % L::NV] = v[k];
+      else
         *(float4 *) (in + e / L::NV * L::IP + 4 * (e % L::NV)) =
             make_float4 (Raw < T, 4 >::sample_float (v[k], 0),
             Raw < T, 4 >::sample_float (v[k], 1),
@@ -614,6 +645,59 @@ rows (const float *in, float *out, const Args & a)
           if (d >= 0 && d % C == 0 && d / C <= 2 * R && ((FM >> (m % C)) & 1))
             acc[m] = fmaf (a.wx[d / C], x[e], acc[m]);
         }
+    }
+    float *o = out + lane * L::HP + u * M;
+#pragma unroll
+    for (int q = 0; q < M / 4; q++)
+      *(float4 *) (o + 4 * q) = make_float4 (acc[4 * q], acc[4 * q + 1],
+          acc[4 * q + 2], acc[4 * q + 3]);
+  }
+}
+
+/* The rows pass on words of 8-bit samples (one or two channels): the
+ * unit's staged words as a stream of bytes a channel, then each output a
+ * sum of dot products of the stream words holding its 2R + 1 inputs with
+ * the tap words for the byte its leftmost input lies at (TAPS 8: dp4a,
+ * 16: dp2a; Args), stored as float. */
+template < int C, int R, int TAPS > __device__ __forceinline__ void
+rows_int (const float *in, float *out, const Args & a)
+{
+  using L = Lay < C, R >;
+  constexpr int M = RM;
+  constexpr int NW = (L::OFF + M - 1 + 2 * R * C) / 4 + 1;
+  constexpr int NS = (NW + C - 1) / C;  /* words a channel's stream */
+  static_assert (C <= 2 && L::OFF % C == 0, "a channel's samples at C-byte steps");
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll
+  for (int u = warp; u < SW / M; u += WARPS) {
+    const unsigned *p = (const unsigned *) in + lane * L::IPW + u * (M / 4);
+    unsigned w[NW], st[C][NS];
+#pragma unroll
+    for (int q = 0; q < NW; q++)
+      w[q] = p[q];
+#pragma unroll
+    for (int q = 0; q < NS; q++)
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        st[c][q] = C == 1 ? w[q] : __byte_perm (w[2 * q],
+            2 * q + 1 < NW ? w[2 * q + 1] : 0u, c ? 0x7531u : 0x6420u);
+    float acc[M];
+#pragma unroll
+    for (int m = 0; m < M; m++) {
+      const int b0 = L::OFF / C + m / C, al = b0 % 4, base = b0 / 4;
+      const unsigned *sw = st[m % C] + base;
+      int sum = 0;
+      if constexpr (TAPS == 8) {
+#pragma unroll
+        for (int g = 0; g <= (al + 2 * R) / 4; g++)
+          sum = cf_dot4 (sw[g], a.tw[al][g], sum);
+      } else {
+#pragma unroll
+        for (int q = al / 2; q <= (al + 2 * R) / 2; q++)
+          sum = q % 2 ? cf_dot2 < 1 > (a.tw2[al][q], sw[q / 2], sum) :
+              cf_dot2 < 0 > (a.tw2[al][q], sw[q / 2], sum);
+      }
+      acc[m] = (float) sum;
     }
     float *o = out + lane * L::HP + u * M;
 #pragma unroll
@@ -739,16 +823,27 @@ shift (float *h)
     ((float4 *) h)[i] = ((const float4 *) (h + CH * L::HP))[i];
 }
 
-template < typename T, int C, int R, int FM > __global__ void
+/* The rows pass of a chunk: on floats, or on words (TAPS, rows_int). */
+template < int C, int R, int FM, int TAPS > __device__ __forceinline__ void
+rows_any (const float *in, float *out, const Args & a)
+{
+  if constexpr (TAPS != 0)
+    rows_int < C, R, TAPS > (in, out, a);
+  else
+    rows < C, R, FM > (in, out, a);
+}
+
+template < typename T, int C, int R, int FM, int TAPS > __global__ void
 __launch_bounds__ (THREADS, min_blocks < C > ())
 kernel (const void *__restrict__ src, size_t sstride,
     void *__restrict__ dst, size_t dstride, int width, int height,
     const Args a)
 {
   using L = Lay < C, R >;
+  constexpr bool INT = TAPS != 0;
   extern __shared__ float4 smem4[];
   float *in = (float *) smem4;
-  float *h = in + CH * L::IP;
+  float *h = in + CH * (INT ? L::IPW : L::IP);
   const int s0 = blockIdx.x * SW;
   const int y_begin = blockIdx.y * a.seg;
   const int y_end = min (height, y_begin + a.seg);
@@ -756,17 +851,17 @@ kernel (const void *__restrict__ src, size_t sstride,
 
   /* h row i holds input row y_begin - R + i */
   next.load (src, sstride, width, height, s0, y_begin - R, a.border);
-  next.store (in);
+  next.template store < INT > (in);
   __syncthreads ();
   next.load (src, sstride, width, height, s0, y_begin + R, a.border);
-  rows < C, R, FM > (in, h, a);
+  rows_any < C, R, FM, TAPS > (in, h, a);
   __syncthreads ();
   for (int y = y_begin;; y += CH) {
-    next.store (in);
+    next.template store < INT > (in);
     __syncthreads ();
     if (y + CH < y_end)
       next.load (src, sstride, width, height, s0, y + CH + R, a.border);
-    rows < C, R, FM > (in, h + 2 * R * L::HP, a);
+    rows_any < C, R, FM, TAPS > (in, h + 2 * R * L::HP, a);
     __syncthreads ();
     if (a.amount != 0.0f)
       cols < T, C, R, FM, true > (h, src, sstride, dst, dstride, width, s0,
@@ -781,12 +876,13 @@ kernel (const void *__restrict__ src, size_t sstride,
   }
 }
 
-template < typename T, int C, int R, int FM > CfStatus
+template < typename T, int C, int R, int FM, int TAPS = 0 > CfStatus
 launch (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
-  constexpr auto K = kernel < T, C, R, FM >;
-  const size_t smem = sizeof (float) * Lay < C, R >::FLOATS;
+  constexpr auto K = kernel < T, C, R, FM, TAPS >;
+  using L = Lay < C, R >;
+  const size_t smem = sizeof (float) * (TAPS ? L::FLOATS_INT : L::FLOATS);
   CfStatus st = cf_allow_smem < K > (smem);
   if (st != CF_OK)
     return st;
@@ -805,12 +901,14 @@ launch (const CfPlane * src, const CfPlane * dst, Args & a,
   return cf_launch_status ();
 }
 
-template < typename T, int C, int FM > CfStatus
+template < typename T, int C, int FM, int TAPS = 0 > CfStatus
 launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
-  return cf_with_radius < 1, MAX_FIXED > (a.r, [&](auto r) {
-        return launch < T, C, decltype (r)::value, FM > (src, dst, a, stream);
+  return cf_with_radius < TAPS ? INT_MIN_RADIUS : 1, MAX_FIXED > (a.r,
+      [&](auto r) {
+        return launch < T, C, decltype (r)::value, FM, TAPS > (src, dst, a,
+            stream);
       }, [] {
         return CF_ERROR_INVALID;
       });
@@ -833,8 +931,20 @@ launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
 {
   switch (src->channels) {
     case 1:
+      if constexpr (sizeof (T) == 1) {
+        if (a.tap_bits == 8)
+          return launch_radius < T, 1, 1, 8 > (src, dst, a, stream);
+        if (a.tap_bits == 16)
+          return launch_radius < T, 1, 1, 16 > (src, dst, a, stream);
+      }
       return launch_radius < T, 1, 1 > (src, dst, a, stream);
     case 2:
+      if constexpr (sizeof (T) == 1) {
+        if (a.tap_bits == 8)
+          return launch_radius < T, 2, 3, 8 > (src, dst, a, stream);
+        if (a.tap_bits == 16)
+          return launch_radius < T, 2, 3, 16 > (src, dst, a, stream);
+      }
       return launch_radius < T, 2, 3 > (src, dst, a, stream);
     default:
       return (a.mask & 15u) == 7u ?
@@ -844,6 +954,34 @@ launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
 }
 
 }                               /* namespace vec */
+
+/* The vector engine's rows as integer dot products where the row allows:
+ * taps that are integers in -128..127, or (`fixed`, the Gaussian's
+ * weights, nonnegative and summing to 1) 15-bit fixed point, the column
+ * taps scaled back. Each fixed-point weight is off by at most 2^-16, a
+ * row sum by at most 31 * 2^-16 * 255 = 0.12 of an 8-bit level. */
+void
+integer_rows (Args * a, int fixed)
+{
+  const int n = 2 * a->r + 1;
+  int taps[2 * MAX_FIXED + 1];
+  bool integer = true;
+  for (int k = 0; k < n; k++) {
+    integer = integer && a->wx[k] == floorf (a->wx[k]) && a->wx[k] >= -128.0f
+        && a->wx[k] <= 127.0f;
+    taps[k] = integer ? (int) a->wx[k] : 0;
+  }
+  if (integer) {
+    a->tap_bits = 8;
+    cf_tap_words8 (taps, n, &a->tw[0][0], sizeof a->tw[0] / sizeof a->tw[0][0]);
+  } else if (fixed) {
+    a->tap_bits = 16;
+    cf_tap_words16 (a->wx, n, &a->tw2[0][0],
+        sizeof a->tw2[0] / sizeof a->tw2[0][0]);
+    for (int k = 0; k < n; k++)
+      a->wy[k] = ldexpf (a->wy[k], -CF_TAP_FIXED_BITS);
+  }
+}
 
 /* The vector engine's shared memory, in floats. */
 int
@@ -896,6 +1034,9 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
   for (int c = 0; c < src->channels; c++)
     if ((s->channel_mask >> c) & 1u)
       a.chan[a.nf++] = c;
+  if (src->depth == 8 && src->channels <= 2 && a.r >= vec::INT_MIN_RADIUS
+      && vec::takes < unsigned char > (src, dst, a.r))
+    integer_rows (&a, s->fixed_rows);
   cudaStream_t st = (cudaStream_t) stream;
   if (src->depth > 8)
     return vec::takes < unsigned short > (src, dst, a.r) ?

@@ -30,6 +30,10 @@ typedef struct {
   int absolute;
   CfBorder border;
   unsigned channel_mask;        /* channels filtered; the others are copied */
+  /* Nonzero: the row taps are weights in [0, 1] summing to 1 (the blur,
+   * no unsharp step), which 8-bit planes of one or two channels may run
+   * in 15-bit fixed point (within 0.12 of a level before rounding). */
+  int fixed_rows;
 } CfSeparable;
 
 /* Whether the engine takes these radii on planes of `channels` channels on

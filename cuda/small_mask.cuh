@@ -37,6 +37,7 @@
 #include "cf_kernel.cuh"
 #include "cf_border.h"
 #include "cf_border_near.cuh"
+#include "cf_dot.cuh"
 #include "gaussian_paths.h"
 #include "small_mask_args.h"
 
@@ -149,32 +150,6 @@ load_words (unsigned *w, const T * row, int s, int samples, int width,
   for (int k = 0; k < N; k++)
     w[k] = FAR ? edge_word_far < T, C > (row, s + k * SW, width, border) :
         edge_word < T, C > (row, s + k * SW, width, border);
-}
-
-/* acc + the dot product of a word's four unsigned bytes with four signed
- * ones (a word of a.tw). */
-__device__ __forceinline__ int
-dot4 (unsigned samples, unsigned taps, int acc)
-{
-  int d;
-  asm ("dp4a.u32.s32 %0, %1, %2, %3;":"=r" (d):"r" (samples), "r" (taps),
-      "r" (acc));
-  return d;
-}
-
-/* acc + the dot product of two unsigned 16-bit taps with two unsigned
- * bytes of a word: bytes 0 and 1 (HALF 0) or 2 and 3 (HALF 1). */
-template < int HALF > __device__ __forceinline__ int
-dot2 (unsigned taps, unsigned samples, int acc)
-{
-  int d;
-  if (HALF)
-    asm ("dp2a.hi.u32.u32 %0, %1, %2, %3;":"=r" (d):"r" (taps),
-        "r" (samples), "r" (acc));
-  else
-    asm ("dp2a.lo.u32.u32 %0, %1, %2, %3;":"=r" (d):"r" (taps),
-        "r" (samples), "r" (acc));
-  return d;
 }
 
 /* An integer sum's accumulator starts at the bits of 1.5 * 2^23 (the sum
@@ -377,13 +352,13 @@ kernel (const void *__restrict__ src, size_t src_stride,
           if (TAPS == 8) {
 #pragma unroll
             for (int g = 0; g <= (al + 2 * R) / 4; g++)
-              s = dot4 (sw[g], a.tw[ky][al][g], s);
+              s = cf_dot4 (sw[g], a.tw[ky][al][g], s);
           } else {
             /* the byte pairs holding bytes al .. al + 2R */
 #pragma unroll
             for (int p = al / 2; p <= (al + 2 * R) / 2; p++)
-              s = p % 2 ? dot2 < 1 > (a.tw2[ky][al][p], sw[p / 2], s) :
-                  dot2 < 0 > (a.tw2[ky][al][p], sw[p / 2], s);
+              s = p % 2 ? cf_dot2 < 1 > (a.tw2[ky][al][p], sw[p / 2], s) :
+                  cf_dot2 < 0 > (a.tw2[ky][al][p], sw[p / 2], s);
           }
           acc[o][i] = s;
           continue;
@@ -417,7 +392,8 @@ kernel (const void *__restrict__ src, size_t src_stride,
       }
       if (TAPS == 16) {
         /* the fixed-point sum rounded, nonnegative */
-        const unsigned q = min ((unsigned) (acc[o][i] + (1 << 14)) >> 15,
+        const unsigned q = min ((unsigned) (acc[o][i] + (1 <<
+                    (CF_TAP_FIXED_BITS - 1))) >> CF_TAP_FIXED_BITS,
             (unsigned) a.max);
         const bool filtered = (a.mask >> ((s0 + i) % C)) & 1u;
         res[i] = filtered ? q : in_bits;

@@ -8,6 +8,8 @@
 #include "convolve.h"
 #include "gaussian.h"
 
+#include "cf_tap_words.h"
+
 #include <math.h>
 
 /* The largest mask: 7 x 7 (radius 3), integer taps only. */
@@ -32,7 +34,7 @@ struct CfMaskArgs {
    * taps of mask row ky for an output whose leftmost input lies at byte a
    * of a word, as that word's and the next ones' dp4a operands. 16: the
    * Gaussian's
-   * weights times 2^CF_MASK_FIXED_BITS: tw2[ky][a][p], the taps on byte
+   * weights times 2^CF_TAP_FIXED_BITS: tw2[ky][a][p], the taps on byte
    * pair p (bytes 2p, 2p + 1 from that word) as a dp2a operand. */
   int tap_bits;
   float scale;
@@ -40,40 +42,26 @@ struct CfMaskArgs {
   unsigned tw2[CF_MASK_MAX_K][4][(3 + CF_MASK_MAX_K - 1) / 2 + 1];
 };
 
-/* The Gaussian's fixed-point weights: 15 bits, so that a weight of 1 fits
- * 16; each rounded by at most 2^-16, at most 49 * 2^-16 * 255 = 0.2 of an
- * 8-bit level in all. */
-#define CF_MASK_FIXED_BITS 15
-
-/* Fills a.tw from the K x K integer taps: tap kx of an output whose
- * leftmost input is at byte a lies at byte a + kx from that word's
- * start. */
+/* Fills a.tw from the K x K integer taps, row by row (cf_tap_words8). */
 static inline void
 cf_mask_tap_words (CfMaskArgs * a, const int *taps, int k)
 {
   a->tap_bits = 8;
   for (int ky = 0; ky < k; ky++)
-    for (int al = 0; al < 4; al++)
-      for (int kx = 0; kx < k; kx++) {
-        const int b = al + kx;
-        a->tw[ky][al][b / 4] |= ((unsigned) taps[ky * k + kx] & 0xffu) <<
-            (8 * (b % 4));
-      }
+    cf_tap_words8 (taps + ky * k, k, &a->tw[ky][0][0],
+        sizeof a->tw[0][0] / sizeof a->tw[0][0][0]);
 }
 
-/* Fills a.tw2 from the K x K float taps (nonnegative, summing to 1). */
+/* Fills a.tw2 from the K x K float taps (nonnegative, summing to 1), row
+ * by row (cf_tap_words16). Each weight is off by at most 2^-16, a result
+ * by at most 49 * 2^-16 * 255 = 0.2 of an 8-bit level. */
 static inline void
 cf_mask_fixed_tap_words (CfMaskArgs * a, int k)
 {
   a->tap_bits = 16;
   for (int ky = 0; ky < k; ky++)
-    for (int al = 0; al < 4; al++)
-      for (int kx = 0; kx < k; kx++) {
-        const int b = al + kx;
-        const unsigned t = (unsigned) lrint (ldexp (a->taps[ky * k + kx],
-                CF_MASK_FIXED_BITS));
-        a->tw2[ky][al][b / 2] |= t << (16 * (b % 2));
-      }
+    cf_tap_words16 (a->taps + ky * k, k, &a->tw2[ky][0][0],
+        sizeof a->tw2[0][0] / sizeof a->tw2[0][0][0]);
 }
 
 /* The taps of a K x K kernel (K up to CF_MASK_MAX_K) as integers,

@@ -294,6 +294,56 @@ integer_taps (int step, int *n)
   }
 }
 
+/* Separable kernels whose row taps are integers on one- and two-channel
+ * 8-bit planes from 9 taps: the separable engine sums its rows by byte dot
+ * products (cuda/separable.cu, integer rows); columns random or integer,
+ * sizes across a strip's and a chunk's edges, both borders, the largest
+ * row sums (every row tap 127 or -128). */
+static void
+integer_rows (int step, int *n)
+{
+  static const int sizes[][2] = { {1, 1}, {45, 37}, {257, 45}, {2050, 600} };
+  static const int sides[] = { 9, 15, 21, 31 };
+  static CfConvolveParams p;
+
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++) {
+      if ((*n)++ % step)
+        continue;
+      const int w = sides[k], h = sides[(k + s) % 4], mode = (int) (s + k) % 5;
+      double rows = 0.0, cols = 0.0;
+      random_kernel (&p, w, h, 1, mode);
+      for (int x = 0; x < w; x++) {
+        p.row[x] = (float) ((int) (cf_test_rand () % (s % 2 ? 256 : 9)) -
+            (s % 2 ? 128 : 2));
+        rows += fabs (p.row[x]);
+      }
+      for (int y = 0; y < h; y++)
+        cols += fabs (p.col[y]);
+      /* random_kernel's divisor for these rows */
+      p.divisor = mode == 0 ? 0.0 : (mode == 4 ? 2.0 : 1.0) * rows * cols;
+      /* one channel, or two (NV12's chroma; one of them copied) */
+      check (sizes[s][0], sizes[s][1], 1 + (int) (s + k) % 2, 8,
+          (s + k) % 2 ? (k % 2 ? 0x2 : 0x3) : 0x1, &p, "integer rows",
+          (s + k) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+    }
+  for (int v = 0; v < 2; v++) {
+    if ((*n)++ % step)
+      continue;
+    memset (&p, 0, sizeof p);
+    p.width = p.height = 31;
+    p.separable = 1;
+    for (int i = 0; i < 31; i++) {
+      p.row[i] = v ? -128.0f : 127.0f;
+      p.col[i] = i % 2 ? 1.0f : -1.0f;
+    }
+    p.divisor = 1.0;
+    p.absolute = v;
+    check (300, 70, 1 + v, 8, v ? 0x3 : 0x1, &p, "integer rows extreme",
+        v ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+  }
+}
+
 int
 main (void)
 {
@@ -341,6 +391,7 @@ main (void)
     }
   cf_test_device_stride_multiple (0);
   integer_taps (step, &n);
+  integer_rows (step, &n);
   /* every square separable size (each is compiled on its own) */
   for (int k = 1; k <= CF_CONVOLVE_MAX_SIDE; k += 2)
     for (int l = 0; l < 3; l++) {
