@@ -1,6 +1,6 @@
 /* General 2-D convolution. 3x3 and 5x5 kernels take the vector kernel
  * (small_mask.cu) on the planes where it is faster, and so do 7x7 kernels
- * of integer taps on one- and two-channel 8-bit planes; 3x3 and 5x5 take
+ * of integer taps on 8-bit planes of 1, 2 or 4 channels; 3x3 and 5x5 take
  * the register path (convolve_small.cu) on other word-aligned rows; separable kernels (given
  * so, or a full kernel of rank 1, see cf_convolve_plan) the separable
  * engine (separable.cu); wide full kernels (from 5 taps across on planes of

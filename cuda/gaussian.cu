@@ -2,7 +2,7 @@
  * (gaussian_multirate.cu) where cf_gaussian_uses_multirate says so, else
  * the window one (gaussian_window.cu) where cf_gaussian_uses_window does;
  * for the direct truncated Gaussian, the vector kernel for radii 1 and 2
- * where it is the faster one and radius 3 on 8-bit planes of one or two
+ * where it is the faster one and radius 3 on 8-bit planes of 1, 2 or 4
  * channels (small_mask.cu, rows aligned to its vectors),
  * the register 3x3 kernel (gaussian_small.cu, planes aligned to 4
  * samples), the one-pass tile kernel

@@ -37,9 +37,10 @@ constexpr size_t SMALL_PLANE = (size_t) 1 << 21;
 /* Integer taps (small_mask_args.h: the convolution's byte taps or the
  * Gaussian's fixed-point ones; 8-bit samples): 2 rows a thread, but on
  * four-channel planes of at least LARGE_PLANE samples (4K RGBA) 3 for 3x3
- * and 4 for 5x5 masks (tests/micro_small_mask, H100, 2026-11-27, 4K RGBA:
- * integer 3x3 0.0424 -> 0.0404 ms, 5x5 0.0569 -> 0.0532, the Gaussian's
- * 5x5 0.0637 -> 0.0571; at 1080p 2 rows stayed 0-9% faster). */
+ * and 4 for 5x5 and 7x7 masks (tests/micro_small_mask, H100, 2026-11-27,
+ * 4K RGBA: integer 3x3 0.0424 -> 0.0404 ms, 5x5 0.0569 -> 0.0532, 7x7
+ * 0.0798 -> 0.0766, the Gaussian's 5x5 0.0637 -> 0.0571, 7x7 0.0930 ->
+ * 0.0883; at 1080p 2 rows stayed level or 0-9% faster). */
 template < int C, int R > constexpr int
 integer_rows_large ()
 {
@@ -110,8 +111,7 @@ launch_radius (const CfPlane * src, const CfPlane * dst, int r,
     launch_vector < T, C, 1, CMASK > (src, dst, a, stream);
   else if (r == 2)
     launch_vector < T, C, 2, CMASK > (src, dst, a, stream);
-  else if constexpr (sizeof (T) == 1 && C <= 2)
-    /* its halo of 3 or 6 bytes still fits the neighbouring lane's vector */
+  else if constexpr (sizeof (T) == 1)
     launch_vector < T, C, 3, CMASK > (src, dst, a, stream);
 }
 
@@ -135,8 +135,8 @@ launch_plane (const CfPlane * src, const CfPlane * dst, int r,
 }
 
 /* Radii 1 and 2 where the kernel was the faster one; radius 3 with
- * integer taps on one- and two-channel 8-bit planes (whose halo fits a
- * neighbouring lane's vector). Rows start on the vector. */
+ * integer taps on 8-bit planes (of four channels, warps overlapping by
+ * two lanes). Rows start on the vector. */
 bool
 fits (const CfPlane * src, const CfPlane * dst, int radius, bool integer)
 {
@@ -144,7 +144,7 @@ fits (const CfPlane * src, const CfPlane * dst, int radius, bool integer)
       vector_bytes < unsigned char > ();
   const bool taken = radius <= 2 ? src->channels != 3 && (src->depth == 8
       || src->channels == 1) : radius == 3 && integer && src->depth == 8
-      && src->channels <= 2;
+      && src->channels != 3;
   return taken && ((uintptr_t) src->data | (uintptr_t) dst->data |
       src->stride | dst->stride) % vb == 0;
 }

@@ -55,11 +55,24 @@ overlapping ()
   return sizeof (T) == 1;
 }
 
-/* Vectors a warp writes: lanes 1 to 30 where warps overlap, else all. */
-template < typename T > __host__ __device__ constexpr int
+/* Lanes at either end of a warp that only load the halo where warps
+ * overlap: enough vectors (VB bytes) for R pixels of C samples; 1 up to
+ * 7x7 masks on one and two channels and 5x5 on four, 2 for 7x7 on four. */
+template < typename T, int C, int R, int VB > __host__ __device__
+    constexpr int
+overlap_lanes ()
+{
+  constexpr int SW = 4 / sizeof (T), W = VB / 4;
+  constexpr int NW = (R * C + SW - 1) / SW;
+  return overlapping < T > ()? (NW + W - 1) / W : 0;
+}
+
+/* Vectors a warp writes: all but the overlap's. */
+template < typename T, int C, int R, int VB > __host__ __device__
+    constexpr int
 warp_vectors ()
 {
-  return overlapping < T > ()? 30 : 32;
+  return 32 - 2 * overlap_lanes < T, C, R, VB > ();
 }
 
 
@@ -215,7 +228,8 @@ kernel (const void *__restrict__ src, size_t src_stride,
   constexpr int E = NW * SW;    /* samples loaded a side */
   constexpr int N = V + 2 * E;
   constexpr bool OVERLAP = overlapping < T > ();
-  constexpr int WV = warp_vectors < T > ();
+  constexpr int OV = overlap_lanes < T, C, R, VB > ();
+  constexpr int WV = warp_vectors < T, C, R, VB > ();
   /* Every row's load issued before the first row is filtered, where warps
    * overlap and the strip's words fit 16 registers. */
   constexpr bool AHEAD = OVERLAP && (ROWS + 2 * R) * W <= 16;
@@ -224,7 +238,7 @@ kernel (const void *__restrict__ src, size_t src_stride,
     return FAR ? cf_border_index_near (y, height, border) :
         cf_border_index (y, height, border);
   };
-  static_assert (NW <= W, "the halo fits one neighbouring vector");
+  static_assert (OVERLAP || NW <= W, "the halo fits one neighbouring vector");
   constexpr bool INT = TAPS != 0;
   static_assert (!INT || (sizeof (T) == 1 && OVERLAP && !SHARPEN),
       "integer taps on 8-bit samples, without the unsharp step");
@@ -239,11 +253,12 @@ kernel (const void *__restrict__ src, size_t src_stride,
    * this form: through a named thread or warp index the 16-bit variants
    * took 72 registers instead of 64 and GRAY16 3x3 ran 8% slower. */
   const int s0 = (OVERLAP ? (blockIdx.x * blockDim.x + threadIdx.x) / 32 * WV +
-      lane - 1 : blockIdx.x * blockDim.x + threadIdx.x) * V;
-  if (s0 - (lane - OVERLAP) * V >= samples)
+      lane - OV : blockIdx.x * blockDim.x + threadIdx.x) * V;
+  if (s0 - (lane - OV) * V >= samples)
     return;                     /* the whole warp lies past the row */
   const int y0 = blockIdx.y * ROWS;
-  const bool writes = (!OVERLAP || (lane > 0 && lane < 31)) && s0 < samples;
+  const bool writes = (!OVERLAP || (lane >= OV && lane < 32 - OV))
+      && s0 < samples;
   /* Without the overlap, lanes past the row load nothing: the row's last
    * vector reads its right halo itself, as lane 31 does. */
   const bool loads = OVERLAP || writes;
@@ -282,11 +297,14 @@ kernel (const void *__restrict__ src, size_t src_stride,
     } else if (loads) {
       load_words < T, C, W, FAR > (w, row, s0, samples, width, a.border);
     }
+    /* halo word k of either side: word j of the vector d lanes away */
     unsigned l[NW], r[NW];
 #pragma unroll
     for (int k = 0; k < NW; k++) {
-      l[k] = __shfl_up_sync (0xffffffffu, w[W - NW + k], 1);
-      r[k] = __shfl_down_sync (0xffffffffu, w[k], 1);
+      const int dl = (NW - k + W - 1) / W, jl = k - NW + dl * W;
+      const int dr = (W + k) / W, jr = W + k - dr * W;
+      l[k] = __shfl_up_sync (0xffffffffu, w[jl], dl);
+      r[k] = __shfl_down_sync (0xffffffffu, w[jr], dr);
     }
     if (!OVERLAP) {
       if (lane == 0)
@@ -446,7 +464,7 @@ launch (const void *src, size_t src_stride, void *dst, size_t dst_stride,
 {
   constexpr int V = VB / sizeof (T);
   const int vectors = (width * C + V - 1) / V;
-  constexpr int WV = warp_vectors < T > ();
+  constexpr int WV = warp_vectors < T, C, R, VB > ();
   const int threads = (vectors + WV - 1) / WV * 32;
   const dim3 grid ((threads + BLOCK - 1) / BLOCK,
       (height + ROWS - 1) / ROWS);

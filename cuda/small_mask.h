@@ -10,7 +10,7 @@
 /* Whether the kernel takes these planes for this blur or convolution:
  * radii 1 and 2 (the larger of the two axes', a square 3x3 or 5x5 kernel)
  * where it was the faster kernel (small_mask.cu says which), radius 3 (a
- * 7x7 kernel) with integer taps on one- and two-channel 8-bit planes (the
+ * 7x7 kernel) with integer taps on 8-bit planes of 1, 2 or 4 channels (the
  * convolution's integer taps, the Gaussian without its unsharp step),
  * with rows starting on its vector boundaries (8 bytes for 8-bit
  * samples, 16 for 16-bit). */

@@ -210,8 +210,8 @@ presets (int step, int *n)
 
 /* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
  * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
- * 3x3, 5x5 and 7x7 (the vector kernel's with integer taps on one and two
- * channels of 8 bits), both borders, pitched strides and odd multiples of 16,
+ * 3x3, 5x5 and 7x7 (the vector kernel's with integer taps on 8 bits),
+ * both borders, pitched strides and odd multiples of 16,
  * 8 (the vector kernel, not pitched; 8-bit only at 8) and 4 bytes (the
  * register kernel). */
 static void
@@ -247,8 +247,8 @@ vector_edges (int step, int *n)
   cf_test_device_stride_multiple (0);
 }
 
-/* Integer taps on 8-bit planes (the vector kernel's byte dot products; 7x7
- * on one and two channels): small and full ranges, full and separable, every mode, every 8-bit
+/* Integer taps on 8-bit planes (the vector kernel's byte dot products, to
+ * 7x7): small and full ranges, full and separable, every mode, every 8-bit
  * layout, both borders; then the largest sums (every tap 127 or -128,
  * dividing by 1), which clamp. */
 static void
@@ -288,7 +288,7 @@ integer_taps (int step, int *n)
       p.taps[i] = v % 2 ? -128.0f : 127.0f;
     p.divisor = 1.0;
     p.absolute = v >= 2;
-    check (67, 19, v >= 4 ? 2 : v % 2 ? 1 : 4, 8, v >= 4 ? 0x3 : v % 2 ?
+    check (67, 19, v == 4 ? 2 : v % 2 ? 1 : 4, 8, v == 4 ? 0x3 : v % 2 ?
         0x1 : 0xF, &p, "integer extreme", v % 2 ? CF_BORDER_MIRROR :
         CF_BORDER_CLAMP);
   }
@@ -493,6 +493,8 @@ main (void)
   check (3840, 2160, 1, 8, 1, &p, "integer full", CF_BORDER_MIRROR);
   integer_kernel (&p, 7, -3, 6, 0, 0);
   check (1920, 1080, 2, 8, 3, &p, "integer full", CF_BORDER_CLAMP);
+  integer_kernel (&p, 7, -128, 127, 0, 1);
+  check (3840, 2160, 4, 8, 7, &p, "integer full", CF_BORDER_MIRROR);
   random_kernel (&p, 15, 15, 0, 3);
   check (1920, 1080, 1, 16, 1, &p, "full", CF_BORDER_CLAMP);
   random_kernel (&p, 31, 31, 1, 2);

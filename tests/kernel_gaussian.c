@@ -266,10 +266,10 @@ small (int step)
 
 /* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
  * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
- * radii 1, 2 and 3 (the vector kernel's on one and two channels of 8
- * bits, the tile kernel's elsewhere), both borders, pitched strides and odd multiples of 16,
- * 8 (the vector kernel, not pitched; 8-bit only at 8) and 4 bytes (the
- * older kernels). */
+ * radii 1, 2 and 3 (the vector kernel's on 8 bits without the unsharp
+ * step, the tile kernel's elsewhere), both borders, pitched strides and
+ * odd multiples of 16, 8 (the vector kernel, not pitched; 8-bit only at
+ * 8) and 4 bytes (the older kernels). */
 static void
 vector_edges (int step, int *n)
 {
@@ -384,5 +384,6 @@ main (void)
   check (2048, 2048, 4, 8, 0xF, 0.6, 2, CF_BORDER_MIRROR, 0);
   /* radius 3 on the vector kernel (fixed-point taps), a large plane */
   check (3840, 2160, 1, 8, 1, 0.8, 3, CF_BORDER_MIRROR, 0);
+  check (3840, 2160, 4, 8, 0xF, 1.0, 3, CF_BORDER_CLAMP, 0);
   return cf_test_finish (passed, failed);
 }

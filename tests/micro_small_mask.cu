@@ -277,8 +277,8 @@ format (const char *fmt, int w, int h, unsigned mask, bool gauss)
       floor);
   variants < T, C, 2 > (INTEGER, fmt, f, args (2, INTEGER, mask, max, C),
       floor);
-  /* 7x7: integer taps on one- and two-channel 8-bit planes only */
-  if constexpr (sizeof (T) == 1 && C <= 2) {
+  /* 7x7: integer taps on 8-bit planes only */
+  if constexpr (sizeof (T) == 1) {
     variants < T, C, 3 > (INTEGER, fmt, f, args (3, INTEGER, mask, max, C),
         floor);
     variants < T, C, 3 > (FIXED, fmt, f, args (3, FIXED, mask, max, C),
