@@ -27,6 +27,10 @@
  * Gaussian's separable mode (2R + 1 filtered rows in registers) was slower
  * than its full mask on every plane and was removed; "gauss" below is the
  * Gaussian's mask run as a full one.
+ * 2026-11-27: "integer" (byte taps, dp4a) and "gauss fixed" (15-bit
+ * fixed-point taps, dp2a) run the kernel's integer variants, with 7x7
+ * masks on 8-bit planes; figures in docs/cudaconvolve.md, "Integer taps"
+ * and "7x7 integer kernels on the vector kernel".
  */
 #include "small_mask.cuh"
 
