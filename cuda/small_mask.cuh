@@ -1,11 +1,13 @@
 /* The vector kernel for 3x3 and 5x5 masks (the Gaussian's radii 1 and 2,
- * cudaconvolve's full 3x3 and 5x5), without shared memory or barriers.
+ * cudaconvolve's full 3x3 and 5x5), and 7x7 ones with integer taps on
+ * 8-bit samples, without shared memory or barriers.
  *
  * A thread owns one VB-byte vector of a row (small_mask.cu runs 8 bytes of
  * 8-bit samples, 16 of 16-bit ones: 8 samples) down a strip of ROWS rows.
  * The R pixels either side of a vector come from the neighbouring lanes
  * (warp shuffles). On 8-bit samples a warp's 32 vectors overlap its
- * neighbours' by one on each side: lanes 1 to 30 write, lanes 0 and 31 only
+ * neighbours' by one on each side (two for a 7x7 on four channels, whose
+ * halo takes two vectors): lanes 1 to 30 write, lanes 0 and 31 only
  * load the halo the others need, so no lane waits on a halo load of its own,
  * and where they fit (AHEAD) a thread issues its strip's loads (one aligned
  * vector a row) before it filters any row, so they are in flight together.
@@ -209,8 +211,8 @@ channel_streams (const unsigned *seg, unsigned (*st)[(NS + C - 1) / C])
  * is skips a quarter of the arithmetic. TAPS (a.tap_bits): 0, float taps
  * on samples converted to floats; on 8-bit samples, 8, integer taps
  * summed exactly by byte dot products (a.tw), or 16, the Gaussian's
- * weights as 16-bit fixed-point taps (a.tw2) by two-way dot products,
- * no sample converted to a float. */
+ * weights as 16-bit taps of 15 fractional bits (a.tw2) by two-way dot
+ * products, no sample converted to a float. */
 template < typename T, int C, int R, int VB, int ROWS,
     unsigned CMASK = 0xFu, bool SHARPEN = false, int TAPS = 0 >
     __global__ void
