@@ -166,8 +166,8 @@ cf_small_mask_convolve_fits (const CfPlane * src, const CfPlane * dst,
   int taps[CF_MASK_MAX_K * CF_MASK_MAX_K];
   const int k = plan->width;
   return k == plan->height && k >= 3 && k <= CF_MASK_MAX_K
-      && fits (src, dst, k / 2, dst->depth == 8
-      && cf_mask_integer_taps (params, k, taps));
+      && fits (src, dst, k / 2, cf_mask_convolve_integer (dst, params, k,
+          taps));
 }
 
 CfStatus

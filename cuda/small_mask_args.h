@@ -81,6 +81,17 @@ cf_mask_integer_taps (const CfConvolveParams * p, int k, int *taps)
   return 1;
 }
 
+/* Whether a convolution runs as integer taps (filled into taps): 8-bit
+ * planes, every tap an integer in -128..127. cf_small_mask_convolve_fits
+ * and cf_mask_args_convolve both ask here, so that a 7x7 the kernel
+ * takes always has its integer taps. */
+static inline int
+cf_mask_convolve_integer (const CfPlane * dst, const CfConvolveParams * p,
+    int k, int *taps)
+{
+  return dst->depth == 8 && cf_mask_integer_taps (p, k, taps);
+}
+
 /* Whether the Gaussian runs as fixed-point taps: 8-bit planes, no
  * unsharp step. */
 static inline int
@@ -116,7 +127,8 @@ cf_mask_args_gaussian (const CfPlane * dst, const CfGaussianParams * p)
   return a;
 }
 
-/* A 3x3 or 5x5 plan's taps (a separable one multiplied out). */
+/* A plan's taps, 3x3 to 7x7 (a separable one multiplied out), and their
+ * tap words where they are integers (cf_mask_convolve_integer). */
 static inline CfMaskArgs
 cf_mask_args_convolve (const CfPlane * dst, const CfConvolvePlan * plan,
     const CfConvolveParams * params)
@@ -133,7 +145,7 @@ cf_mask_args_convolve (const CfPlane * dst, const CfConvolvePlan * plan,
   a.border = params->border;
   a.mask = params->channel_mask;
   int itaps[CF_MASK_MAX_K * CF_MASK_MAX_K];
-  if (dst->depth == 8 && cf_mask_integer_taps (params, k, itaps)) {
+  if (cf_mask_convolve_integer (dst, params, k, itaps)) {
     a.scale = (float) (1.0 / plan->divisor);
     cf_mask_tap_words (&a, itaps, k);
   }
