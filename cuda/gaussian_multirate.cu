@@ -1,9 +1,9 @@
 /* The Gaussian's multi-rate path on the GPU (gaussian_paths.h), four
- * launches: rows decimated (each source row read once, its grid samples
- * along x to a float plane of H x gw), columns decimated (that plane to the
- * gh x gw grid), the grid's rows rebuilt along x (gh x W floats), and the
- * columns rebuilt along y at every pixel, ending with the blur or unsharp
- * mask into dst. The last holds each thread's taps and a window of the
+ * launches: columns decimated (the source read once, a column's grid
+ * samples along y to a float plane of gh x W), rows decimated (that plane
+ * to the gh x gw grid), the grid's rows rebuilt along x (gh x W floats),
+ * and the columns rebuilt along y at every pixel, ending with the blur or
+ * unsharp mask into dst. The last holds each thread's taps and a window of the
  * rebuilt rows in registers and slides it down its column: one load and
  * `taps` fused multiply-adds a pixel. */
 #include "gaussian_paths.h"
@@ -19,14 +19,14 @@ constexpr int ROW_BUF = ROW_SPAN + 2 * CF_GM_MAX_REACH + 1;
 constexpr int ROW_THREADS = 256;
 constexpr int ROW_LOADS = 8;    /* loads a thread has in flight */
 
-/* Columns: 32 grid columns a block, the taps split over COL_SLICES. */
+/* Columns: 32 sample columns by COL_SLICES a block. */
 constexpr int COL_SLICES = 8;
 
 /* Stage 2: threads a block, along x. */
 constexpr int TX = 256;
 
-/* The float planes of the intermediate and the grid: channel c's row y at
- * data + (c * rows + y) * pitch. */
+/* The float planes of the intermediates and the grid: channel c's row y
+ * at data + (c * rows + y) * pitch. */
 struct Planes {
   float *data;
   size_t pitch;                 /* floats */
@@ -45,15 +45,130 @@ border_index (int i, int n, CfBorder border)
   return (unsigned) i < (unsigned) n ? i : cf_border_index (i, n, border);
 }
 
-/* Stage 1 along x: block (blockIdx.x, row blockIdx.y) reads the source
- * pixels its grid samples reach (border-mapped) into shared memory,
- * ROW_LOADS loads in flight a thread, then each grid sample is the
- * reach's taps (k is not a multiple of 4 from 8 up: the lanes' samples, k
- * apart, fall in distinct banks, or two in one). */
-template < typename T, int C > __global__ void
-__launch_bounds__ (ROW_THREADS)
-gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
+/* A sample as a float without I2F (an eighth of the FMA rate on sm_90):
+ * 2^23's bits or-ed with v are 2^23 + v exactly. */
+__device__ __forceinline__ float
+sample_float (unsigned v)
+{
+  return __uint_as_float (0x4B000000u | v) - 8388608.0f;
+}
+
+/* Stage 1 along y, straight from the source, as k polyphase filters: with
+ * a sample column split by phase, X_p (jj) = source row (first + jj) k -
+ * reach + p (border-mapped), grid row j is
+ *   sum over p < k, m < M of W_p (m) X_p (j + m),
+ *   W_p (m) = a (|m k + p - reach|)
+ * (zero where m k + p passes 2 reach; M = 2 reach / k + 1 = phase_taps,
+ * padded to MM). A thread takes COL_G consecutive grid rows of its column
+ * and, phase by phase, slides a window of COL_G + MM - 1 source rows
+ * through registers: (COL_G + MM - 1) k / COL_G loads a grid sample (7.5
+ * at k = 4) against 2 reach + 1 (27). Below k = COL_SLICES a block's
+ * threadIdx.y take further grid rows; from it they share out the phases of
+ * the same COL_G rows and sum in shared memory, so that a large k (43 at
+ * sigma 100) is not one long walk a thread. Writes the gh x w plane of
+ * each filtered channel. */
+constexpr int COL_G = 8;
+static_assert (COL_G == COL_SLICES, "a split block sums a row a slice");
+
+template < typename T, int C, int MM > __global__ void
+__launch_bounds__ (32 * COL_SLICES)
+gm_columns (const void *src, size_t stride, int w, int h, Planes out,
     unsigned mask, CfBorder border, const __grid_constant__ CfGaussMultirate g)
+{
+  __shared__ float4 wt4[CF_GM_MAX_FACTOR * MM / 4];
+  __shared__ float part[COL_SLICES][COL_G][32];
+  float *wt = (float *) wt4;    /* W_p (m) at p MM + m */
+  const int k = g.factor, reach = g.reach, gh = out.rows;
+  const int t = threadIdx.y * 32 + threadIdx.x;
+  for (int e = t; e < k * MM; e += 32 * COL_SLICES) {
+    const int z = e % MM * k + e / MM;
+    wt[e] = z <= 2 * reach ? g.analysis[abs (z - reach)] : 0.0f;
+  }
+  __syncthreads ();
+  const bool split = k >= COL_SLICES;
+  const int x = blockIdx.x * 32 + threadIdx.x, xx = min (x, w - 1);
+  const int j0 = (split ? blockIdx.y :
+      blockIdx.y * COL_SLICES + threadIdx.y) * COL_G;
+  if (j0 >= gh)
+    return;                     /* the whole block where split */
+  const int y0 = (g.first + j0) * k - reach;
+  const int p0 = split ? threadIdx.y : 0, pstep = split ? COL_SLICES : 1;
+  /* the window's rows all inside the plane: no border mapping */
+  const bool inside = y0 >= 0 && y0 + (COL_G + MM - 1) * k <= h;
+  const size_t step = stride * k;        /* bytes, k rows down */
+#pragma unroll 1
+  for (int c = 0; c < C; c++) {
+    if (!((mask >> c) & 1u))
+      continue;
+    float acc[COL_G] = { };
+    for (int p = p0; p < k; p += pstep) {
+      float xv[COL_G + MM - 1], wm[MM];
+      if (inside) {
+        const char *r = (const char *) (cf_row < T > (src, stride, y0 + p) +
+            xx * C + c);
+#pragma unroll
+        for (int q = 0; q < COL_G + MM - 1; q++)
+          xv[q] = sample_float (*(const T *) (r + q * step));
+      } else {
+#pragma unroll
+        for (int q = 0; q < COL_G + MM - 1; q++)
+          xv[q] = sample_float (cf_row < T > (src, stride,
+                  border_index (y0 + q * k + p, h, border))[xx * C + c]);
+      }
+#pragma unroll
+      for (int m = 0; m < MM; m += 4) {
+        const float4 f = wt4[(p * MM + m) / 4];
+        wm[m] = f.x;
+        wm[m + 1] = f.y;
+        wm[m + 2] = f.z;
+        wm[m + 3] = f.w;
+      }
+#pragma unroll
+      for (int m = 0; m < MM; m++)
+#pragma unroll
+        for (int q = 0; q < COL_G; q++)
+          acc[q] = fmaf (wm[m], xv[q + m], acc[q]);
+    }
+    if (split) {
+#pragma unroll
+      for (int q = 0; q < COL_G; q++)
+        part[threadIdx.y][q][threadIdx.x] = acc[q];
+      __syncthreads ();
+      float s = 0.0f;
+#pragma unroll
+      for (int q = 0; q < COL_SLICES; q++)
+        s += part[q][threadIdx.y][threadIdx.x];
+      if (x < w && j0 + threadIdx.y < gh)
+        plane_row (out, c, j0 + threadIdx.y)[x] = s;
+      __syncthreads ();
+    } else {
+#pragma unroll
+      for (int q = 0; q < COL_G; q++)
+        if (x < w && j0 + q < gh)
+          plane_row (out, c, j0 + q)[x] = acc[q];
+    }
+  }
+}
+
+/* Taps a phase of gm_columns: M (at most 13: k >= 2 reads s1 >= 0.8 k,
+ * reach < 2.8 (k + 2) + 1). */
+static int
+phase_taps (const CfGaussMultirate & g)
+{
+  return 2 * g.reach / g.factor + 1;
+}
+
+/* Stage 1 along x, on the columns' plane: block (blockIdx.x, row
+ * blockIdx.y) reads the samples its grid samples reach (border-mapped)
+ * into shared memory, ROW_LOADS loads in flight a thread, then each grid
+ * sample is the reach's taps (k is not a multiple of 4 from 8 up: the
+ * lanes' samples, k apart, fall in distinct banks, or two in one). Columns
+ * from gw to the grid's pitch get zeros: the padded taps of stage 2 read
+ * them. */
+template < int C > __global__ void
+__launch_bounds__ (ROW_THREADS)
+gm_rows (Planes in, int w, Planes out, int gw, unsigned mask,
+    CfBorder border, const __grid_constant__ CfGaussMultirate g)
 {
   __shared__ float buf[C][ROW_BUF];
   __shared__ float a[CF_GM_MAX_REACH + 1];
@@ -62,26 +177,31 @@ gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
   const int i0 = blockIdx.x * span, count = min (span, gw - i0);
   const int xs = (i0 + g.first) * k - reach;
   const int n = ((count - 1) * k + 2 * reach + 1) * C;
-  const T *row = cf_row < T > (src, stride, y);
 
   for (int u = threadIdx.x; u <= reach; u += ROW_THREADS)
     a[u] = g.analysis[u];
+  if (blockIdx.x == 0)
+    for (int e = threadIdx.x; e < ((int) out.pitch - gw) * C;
+        e += ROW_THREADS)
+      plane_row (out, e % C, y)[gw + e / C] = 0.0f;
   for (int e0 = threadIdx.x; e0 < n; e0 += ROW_THREADS * ROW_LOADS) {
     int at[ROW_LOADS];
-    T v[ROW_LOADS];
+    float v[ROW_LOADS];
 #pragma unroll
     for (int t = 0; t < ROW_LOADS; t++) {
       const int e = min (e0 + t * ROW_THREADS, n - 1);
-      at[t] = border_index (xs + e / C, w, border) * C + e % C;
+      at[t] = border_index (xs + e / C, w, border);
     }
 #pragma unroll
-    for (int t = 0; t < ROW_LOADS; t++)
-      v[t] = row[at[t]];
+    for (int t = 0; t < ROW_LOADS; t++) {
+      const int c = (e0 + t * ROW_THREADS) % C;
+      v[t] = (mask >> c) & 1u ? plane_row (in, c, y)[at[t]] : 0.0f;
+    }
 #pragma unroll
     for (int t = 0; t < ROW_LOADS; t++) {
       const int e = e0 + t * ROW_THREADS;
       if (e < n)
-        buf[e % C][e / C] = (float) v[t];
+        buf[e % C][e / C] = v[t];
     }
   }
   __syncthreads ();
@@ -104,136 +224,33 @@ gm_rows (const void *src, size_t stride, int w, Planes out, int gw,
   }
 }
 
-/* Stage 1 along y, from a reach of 4 COL_SLICES (few grid samples, many
- * taps) or where a phase would need more than the 16 taps
- * gm_columns_phased holds: grid sample (i, j = blockIdx.y) of the rows'
- * plane's column i, the taps split over the COL_SLICES threads
- * threadIdx.y and summed through shared memory. Columns from gw to the
- * pitch get zeros: the padded taps of stage 2 read them. */
-template < int C > __global__ void
-__launch_bounds__ (32 * COL_SLICES)
-gm_columns (Planes in, int h, Planes out, int gw, int gh, unsigned mask,
-    CfBorder border, const __grid_constant__ CfGaussMultirate g)
-{
-  __shared__ float part[COL_SLICES][32];
-  const int i = blockIdx.x * 32 + threadIdx.x, ii = min (i, gw - 1);
-  const int slice = threadIdx.y, reach = g.reach, j = blockIdx.y;
-  const int y = (g.first + j) * g.factor;
-  const bool inside = y - reach >= 0 && y + reach < h;
-#pragma unroll
-  for (int c = 0; c < C; c++) {
-    if (!((mask >> c) & 1u))
-      continue;
-    const float *col = plane_row (in, c, 0) + ii;
-    float s = 0.0f;
-#pragma unroll 4
-    for (int u = slice - reach; u <= reach; u += COL_SLICES) {
-      const int yy = inside ? y + u : border_index (y + u, h, border);
-      s = fmaf (g.analysis[abs (u)], col[(size_t) yy * in.pitch], s);
-    }
-    part[slice][threadIdx.x] = s;
-    __syncthreads ();
-    s = 0.0f;
-#pragma unroll
-    for (int q = 0; q < COL_SLICES; q++)
-      s += part[q][threadIdx.x];
-    __syncthreads ();
-    if (slice == 0)
-      plane_row (out, c, j)[i] = i < gw ? s : 0.0f;
-  }
-}
-
-/* Stage 1 along y below a reach of 4 COL_SLICES, as k polyphase filters:
- * with the rows' plane split by phase, X_p (jj) = plane row
- * (first + jj) k - reach + p (border-mapped), grid row j is
- *   sum over p < k, m < M of W_p (m) X_p (j + m),
- *   W_p (m) = a (|m k + p - reach|)
- * (zero where m k + p passes 2 reach; M = 2 reach / k + 1 = phase_taps,
- * padded to MM). Thread (threadIdx.x, threadIdx.y) takes COL_G
- * consecutive grid rows of column i and, phase by phase, slides a window
- * of COL_G + MM - 1 plane rows through registers: (COL_G + MM - 1) k /
- * COL_G loads a grid sample (7.5 at k = 4) against 2 reach + 1 (27). */
-constexpr int COL_G = 8;
-
-template < int C, int MM > __global__ void
-__launch_bounds__ (32 * COL_SLICES)
-gm_columns_phased (Planes in, int h, Planes out, int gw, int gh,
-    unsigned mask, CfBorder border, const __grid_constant__ CfGaussMultirate g)
-{
-  __shared__ float4 wt4[CF_GM_MAX_FACTOR * MM / 4];
-  float *wt = (float *) wt4;    /* W_p (m) at p MM + m */
-  const int k = g.factor, reach = g.reach;
-  const int t = threadIdx.y * 32 + threadIdx.x;
-  for (int e = t; e < k * MM; e += 32 * COL_SLICES) {
-    const int z = e % MM * k + e / MM;
-    wt[e] = z <= 2 * reach ? g.analysis[abs (z - reach)] : 0.0f;
-  }
-  __syncthreads ();
-  const int i = blockIdx.x * 32 + threadIdx.x, ii = min (i, gw - 1);
-  const int j0 = (blockIdx.y * COL_SLICES + threadIdx.y) * COL_G;
-  if (j0 >= gh)
-    return;
-  const int y0 = (g.first + j0) * k - reach;
-#pragma unroll
-  for (int c = 0; c < C; c++) {
-    if (!((mask >> c) & 1u))
-      continue;
-    const float *col = plane_row (in, c, 0) + ii;
-    float acc[COL_G] = { };
-    for (int p = 0; p < k; p++) {
-      float x[COL_G + MM - 1], wm[MM];
-#pragma unroll
-      for (int q = 0; q < COL_G + MM - 1; q++)
-        x[q] = col[(size_t) border_index (y0 + q * k + p, h, border) *
-            in.pitch];
-#pragma unroll
-      for (int m = 0; m < MM; m += 4) {
-        const float4 f = wt4[(p * MM + m) / 4];
-        wm[m] = f.x;
-        wm[m + 1] = f.y;
-        wm[m + 2] = f.z;
-        wm[m + 3] = f.w;
-      }
-#pragma unroll
-      for (int m = 0; m < MM; m++)
-#pragma unroll
-        for (int q = 0; q < COL_G; q++)
-          acc[q] = fmaf (wm[m], x[q + m], acc[q]);
-    }
-#pragma unroll
-    for (int q = 0; q < COL_G; q++)
-      if (j0 + q < gh)
-        plane_row (out, c, j0 + q)[i] = i < gw ? acc[q] : 0.0f;
-  }
-}
-
-/* Taps a phase of gm_columns_phased: M. */
-static int
-phase_taps (const CfGaussMultirate & g)
-{
-  return 2 * g.reach / g.factor + 1;
-}
-
 /* Stage 2 along x, on the grid's rows: f (c, j, x) = sum_m hx_p (m) D (c,
- * j, x / k + m), p = x mod k, for ROWS_X grid rows a thread, its phase's
- * taps (padded with zeros to L) in registers. */
+ * j, x / k + m), p = x mod k, for `rows` grid rows a thread (fewer where
+ * the grid is short, so that there are threads enough), its phase's taps
+ * (padded with zeros to L) in registers. */
 constexpr int ROWS_X = 8;
 template < int C, int L > __global__ void
 __launch_bounds__ (TX)
-gm_rebuild_x (Planes grid, Planes f, int w, int gh, unsigned mask,
+gm_rebuild_x (Planes grid, Planes f, int w, int rows, unsigned mask,
     const __grid_constant__ CfGaussMultirate gx)
 {
+  /* a warp's lanes hold up to 32 phases: the taps from shared memory, a
+   * phase's row L + 1 floats long so that they fall in distinct banks
+   * (from the constant bank they were read one address at a time) */
+  __shared__ float hs[CF_GM_MAX_FACTOR][L + 1];
   const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
-  const int j0 = blockIdx.y * ROWS_X;
+  const int j0 = blockIdx.y * rows, gh = grid.rows, k = gx.factor;
+  for (int e = threadIdx.x; e < k * L; e += TX)
+    hs[e / L][e % L] = gx.synthesis[e / L][e % L];
+  __syncthreads ();
   if (x >= w || !((mask >> c) & 1u))
     return;
-  const int k = gx.factor, q = x / k;
-  const float *h = gx.synthesis[x % k];
+  const int q = x / k;
   float taps[L];
 #pragma unroll
   for (int m = 0; m < L; m++)
-    taps[m] = h[m];
-  for (int j = j0; j < min (j0 + ROWS_X, gh); j++) {
+    taps[m] = hs[x % k][m];
+  for (int j = j0; j < min (j0 + rows, gh); j++) {
     const float *d = plane_row (grid, c, j) + q;
     float s0 = 0.0f, s1 = 0.0f;
 #pragma unroll
@@ -246,25 +263,24 @@ gm_rebuild_x (Planes grid, Planes f, int w, int gh, unsigned mask,
 }
 
 /* Stage 2 along y, at every pixel: thread x of block (phase p, band) of
- * channel blockIdx.z rebuilds the rows y = p + k (band BAND_STEPS + t),
- * t < BAND_STEPS, from a window of L rebuilt grid rows held in registers
- * (index (t + m) mod L: static once the loop over a window's L steps is
+ * channel blockIdx.z rebuilds the rows y = p + k (band `steps` + t), t <
+ * `steps`, from a window of L rebuilt grid rows held in registers (index
+ * (t + m) mod L: static once the loop over a window's L steps is
  * unrolled), one new row loaded a step. Unfiltered channels are copied. */
 template < int L > struct Band {
-  static constexpr int STEPS = 2 * L;
+  static constexpr int STEPS = 2 * L;   /* the most a band takes */
 };
 template < typename T, int C, int L > __global__ void
 __launch_bounds__ (TX)
-gm_rebuild_y (Planes f, int gh, const void *src, size_t src_stride,
+gm_rebuild_y (Planes f, int band, const void *src, size_t src_stride,
     void *dst, size_t dst_stride, int w, int h, unsigned mask, float amount,
     float threshold, float max, const __grid_constant__ CfGaussMultirate gy)
 {
-  constexpr int STEPS = Band < L >::STEPS;
-  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
-  const int k = gy.factor, p = blockIdx.y % k, t0 = (blockIdx.y / k) * STEPS;
+  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z, gh = f.rows;
+  const int k = gy.factor, p = blockIdx.y % k, t0 = (blockIdx.y / k) * band;
   if (x >= w || p + k * t0 >= h)
     return;
-  const int steps = min (STEPS, (h - 1 - p) / k - t0 + 1);
+  const int steps = min (band, (h - 1 - p) / k - t0 + 1);
   const size_t sample = (size_t) x * C + c;
   if (!((mask >> c) & 1u)) {
     for (int t = 0; t < steps; t++) {
@@ -311,12 +327,37 @@ grid_pitch (int gw)
   return ((size_t) gw + CF_GM_MAX_TAPS + 31) & ~(size_t) 31;
 }
 
-/* Floats of scratch: the rows' plane, the grid, the rebuilt rows. */
+/* The pitch of the gh x w planes (the columns' and the rebuilt rows'). */
 static size_t
-scratch_floats (int w, int h, int channels, int gw, int gh)
+line_pitch (int w)
 {
-  const size_t pw = ((size_t) w + 31) & ~(size_t) 31;
-  return (size_t) channels * (grid_pitch (gw) * (h + gh) + pw * gh);
+  return ((size_t) w + 31) & ~(size_t) 31;
+}
+
+/* Floats of scratch: the columns' plane, the grid, the rebuilt rows. */
+static size_t
+scratch_floats (int w, int channels, int gw, int gh)
+{
+  return (size_t) channels * gh * (2 * line_pitch (w) + grid_pitch (gw));
+}
+
+/* Grid rows a thread of gm_rebuild_x: ROWS_X where that leaves about
+ * 2^18 threads (two per thread slot of an H100), fewer on short grids. */
+static int
+rebuild_rows (int w, int gh)
+{
+  return max (1, min (ROWS_X, (int) ((size_t) w * gh >> 18)));
+}
+
+template < typename T, int C, int MM > void
+launch_columns (const CfPlane * src, const Planes & out, unsigned mask,
+    CfBorder border, const CfGaussMultirate & gy, cudaStream_t stream)
+{
+  const int rows = gy.factor >= COL_SLICES ? COL_G : COL_SLICES * COL_G;
+  gm_columns < T, C, MM > <<<dim3 ((src->width + 31) / 32, (out.rows +
+              rows - 1) / rows), dim3 (32, COL_SLICES), 0, stream>>>
+      (src->data, src->stride, src->width, src->height, out, mask, border,
+      gy);
 }
 
 template < typename T, int C, int L > CfStatus
@@ -326,36 +367,32 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
 {
   const int w = src->width, h = src->height;
   const int gw = cf_gm_grid (&gx, w), gh = cf_gm_grid (&gy, h);
-  const size_t pitch = grid_pitch (gw);
-  const Planes rows = { scratch, pitch, h };
-  const Planes grid = { rows.data + (size_t) C * h * pitch, pitch, gh };
-  const Planes f = { grid.data + (size_t) C * gh * pitch,
-    ((size_t) w + 31) & ~(size_t) 31, gh
+  const Planes cols = { scratch, line_pitch (w), gh };
+  const Planes grid = { cols.data + (size_t) C * gh * cols.pitch,
+    grid_pitch (gw), gh
+  };
+  const Planes f = { grid.data + (size_t) C * gh * grid.pitch,
+    line_pitch (w), gh
   };
   const unsigned mask = p->channel_mask;
   const float full = (float) cf_plane_max (dst);
 
-  const int span = max (1, ROW_SPAN / gx.factor);
-  gm_rows < T, C > <<<dim3 ((gw + span - 1) / span, h), ROW_THREADS, 0,
-      stream>>> (src->data, src->stride, w, rows, gw, mask, p->border, gx);
-  const int cols = (int) (pitch / 32);
-  const dim3 col_block (32, COL_SLICES);
-  const int col_bands = (gh + COL_SLICES * COL_G - 1) / (COL_SLICES * COL_G);
-  if (gy.reach >= 4 * COL_SLICES || phase_taps (gy) > 16)
-    gm_columns < C > <<<dim3 (cols, gh), col_block, 0, stream>>> (rows, h,
-        grid, gw, gh, mask, p->border, gy);
-  else if (phase_taps (gy) <= 8)
-    gm_columns_phased < C, 8 > <<<dim3 (cols, col_bands), col_block, 0,
-        stream>>> (rows, h, grid, gw, gh, mask, p->border, gy);
+  if (phase_taps (gy) <= 8)
+    launch_columns < T, C, 8 > (src, cols, mask, p->border, gy, stream);
   else
-    gm_columns_phased < C, 16 > <<<dim3 (cols, col_bands), col_block, 0,
-        stream>>> (rows, h, grid, gw, gh, mask, p->border, gy);
-  gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (gh + ROWS_X - 1) /
-          ROWS_X, C), TX, 0, stream>>> (grid, f, w, gh, mask, gx);
-  const int bands = ((h + gy.factor - 1) / gy.factor + Band < L >::STEPS -
-      1) / Band < L >::STEPS;
+    launch_columns < T, C, 16 > (src, cols, mask, p->border, gy, stream);
+  const int span = max (1, ROW_SPAN / gx.factor);
+  gm_rows < C > <<<dim3 ((gw + span - 1) / span, gh), ROW_THREADS, 0,
+      stream>>> (cols, w, grid, gw, mask, p->border, gx);
+  const int rows = rebuild_rows (w, gh);
+  gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (gh + rows - 1) / rows,
+          C), TX, 0, stream>>> (grid, f, w, rows, mask, gx);
+  /* bands of equal length (a phase's rows split in as few as STEPS allow) */
+  const int phase_rows = (h + gy.factor - 1) / gy.factor;
+  const int bands = (phase_rows + Band < L >::STEPS - 1) / Band < L >::STEPS;
+  const int band = (phase_rows + bands - 1) / bands;
   gm_rebuild_y < T, C, L > <<<dim3 ((w + TX - 1) / TX, gy.factor * bands,
-          C), TX, 0, stream>>> (f, gh, src->data, src->stride, dst->data,
+          C), TX, 0, stream>>> (f, band, src->data, src->stride, dst->data,
       dst->stride, w, h, mask, (float) p->sharpen,
       (float) (p->threshold * full), full, gy);
   return cf_launch_status ();
@@ -395,7 +432,7 @@ cf_gm_blur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     return CF_ERROR_INVALID;
   void *scratch;
   CfStatus st = cf_gaussian_scratch (exec, sizeof (float) *
-      scratch_floats (src->width, src->height, src->channels,
+      scratch_floats (src->width, src->channels,
           cf_gm_grid (&gx, src->width), cf_gm_grid (&gy, src->height)),
       &scratch);
   if (st != CF_OK)
