@@ -268,7 +268,7 @@ gm_rebuild_x (Planes grid, Planes f, int w, int rows, unsigned mask,
  * (t + m) mod L: static once the loop over a window's L steps is
  * unrolled), one new row loaded a step. Unfiltered channels are copied. */
 template < int L > struct Band {
-  static constexpr int STEPS = 2 * L;   /* the most a band takes */
+  static constexpr int STEPS = L;       /* the most a band takes */
 };
 template < typename T, int C, int L > __global__ void
 __launch_bounds__ (TX)
@@ -341,12 +341,15 @@ scratch_floats (int w, int channels, int gw, int gh)
   return (size_t) channels * gh * (2 * line_pitch (w) + grid_pitch (gw));
 }
 
-/* Grid rows a thread of gm_rebuild_x: ROWS_X where that leaves about
- * 2^18 threads (two per thread slot of an H100), fewer on short grids. */
+/* Grid rows a thread of gm_rebuild_x: up to ROWS_X while that leaves
+ * about two blocks (of a row of TX threads) a multiprocessor of an H100,
+ * so that each block's copy of the taps (read a float at a time from the
+ * constant bank) serves several rows. */
 static int
 rebuild_rows (int w, int gh)
 {
-  return max (1, min (ROWS_X, (int) ((size_t) w * gh >> 18)));
+  const int blocks = (w + TX - 1) / TX * gh;
+  return max (1, min (ROWS_X, blocks / 264));
 }
 
 template < typename T, int C, int MM > void
