@@ -382,6 +382,8 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
 
   if (phase_taps (gy) <= 8)
     launch_columns < T, C, 8 > (src, cols, mask, p->border, gy, stream);
+  else if (phase_taps (gy) <= 12)
+    launch_columns < T, C, 12 > (src, cols, mask, p->border, gy, stream);
   else
     launch_columns < T, C, 16 > (src, cols, mask, p->border, gy, stream);
   const int span = max (1, ROW_SPAN / gx.factor);
@@ -406,8 +408,14 @@ launch_taps (const CfPlane * src, const CfPlane * dst, float *scratch,
     const CfGaussianParams * p, const CfGaussMultirate & gx,
     const CfGaussMultirate & gy, cudaStream_t stream)
 {
-  if (gx.taps <= 24 && gy.taps <= 24)
+  /* taps run 20-27 from sigma 7 up: padded to the next of these */
+  const int taps = max (gx.taps, gy.taps);
+  if (taps <= 20)
+    return launch < T, C, 20 > (src, dst, scratch, p, gx, gy, stream);
+  if (taps <= 24)
     return launch < T, C, 24 > (src, dst, scratch, p, gx, gy, stream);
+  if (taps <= 28)
+    return launch < T, C, 28 > (src, dst, scratch, p, gx, gy, stream);
   return launch < T, C, CF_GM_MAX_TAPS > (src, dst, scratch, p, gx, gy,
       stream);
 }
