@@ -227,7 +227,7 @@ gm_rows (Planes in, int w, Planes out, int gw, unsigned mask,
 /* Stage 2 along x, on the grid's rows: f (c, j, x) = sum_m hx_p (m) D (c,
  * j, x / k + m), p = x mod k, for `rows` grid rows a thread (fewer where
  * the grid is short, so that there are threads enough), its phase's taps
- * (padded with zeros to L) in registers. */
+ * (padded with zeros to L) in registers; f's rows from gh on are zeros. */
 constexpr int ROWS_X = 8;
 template < int C, int L > __global__ void
 __launch_bounds__ (TX)
@@ -250,7 +250,11 @@ gm_rebuild_x (Planes grid, Planes f, int w, int rows, unsigned mask,
 #pragma unroll
   for (int m = 0; m < L; m++)
     taps[m] = hs[x % k][m];
-  for (int j = j0; j < min (j0 + rows, gh); j++) {
+  for (int j = j0; j < min (j0 + rows, f.rows); j++) {
+    if (j >= gh) {
+      plane_row (f, c, j)[x] = 0.0f;    /* rows rebuild_y's window runs on to */
+      continue;
+    }
     const float *d = plane_row (grid, c, j) + q;
     float s0 = 0.0f, s1 = 0.0f;
 #pragma unroll
@@ -276,7 +280,7 @@ gm_rebuild_y (Planes f, int band, const void *src, size_t src_stride,
     void *dst, size_t dst_stride, int w, int h, unsigned mask, float amount,
     float threshold, float max, const __grid_constant__ CfGaussMultirate gy)
 {
-  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z, gh = f.rows;
+  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
   const int k = gy.factor, p = blockIdx.y % k, t0 = (blockIdx.y / k) * band;
   if (x >= w || p + k * t0 >= h)
     return;
@@ -290,13 +294,23 @@ gm_rebuild_y (Planes f, int band, const void *src, size_t src_stride,
     }
     return;
   }
+  /* the window's next row and the rows of dst and src advance a step at a
+   * time, as 32-bit offsets (launch checks the planes' sizes); f's rows
+   * run L past gh (zeros), as far as a band's window reads */
   float taps[L], win[L];
-  const float *col = plane_row (f, c, 0) + x;
+  unsigned next = (unsigned) (plane_row (f, c, t0) + x - f.data);
+  const unsigned next_step = (unsigned) f.pitch;
 #pragma unroll
   for (int m = 0; m < L; m++) {
     taps[m] = gy.synthesis[p][m];
-    win[m] = col[(size_t) min (t0 + m, gh - 1) * f.pitch];
+    win[m] = f.data[next];
+    next += next_step;
   }
+  const unsigned y0 = p + k * t0;
+  unsigned out = (unsigned) (y0 * dst_stride + sample * sizeof (T));
+  unsigned in = (unsigned) (y0 * src_stride + sample * sizeof (T));
+  const unsigned out_step = (unsigned) (dst_stride * k);
+  const unsigned in_step = (unsigned) (src_stride * k);
   for (int t1 = 0; t1 < steps; t1 += L) {
 #pragma unroll
     for (int s = 0; s < L; s++) {
@@ -309,13 +323,15 @@ gm_rebuild_y (Planes f, int band, const void *src, size_t src_stride,
         s0 = fmaf (taps[m], win[(s + m) % L], s0);
         s1 = fmaf (taps[m + 1], win[(s + m + 1) % L], s1);
       }
-      win[s] = col[(size_t) min (t0 + t + L, gh - 1) * f.pitch];
-      const int y = p + k * (t0 + t);
+      win[s] = f.data[next];
+      next += next_step;
       const float v = amount != 0.0f ?
-          (float) cf_row < T > (src, src_stride, y)[sample] : 0.0f;
-      cf_row < T > (dst, dst_stride, y)[sample] =
+          (float) *(const T *) ((const char *) src + in) : 0.0f;
+      *(T *) ((char *) dst + out) =
           (T) fminf (cf_round_up_clamped < T > (cf_gaussian_finish (v,
                   s0 + s1, amount, threshold)), max);
+      out += out_step;
+      in += in_step;
     }
   }
 }
@@ -334,11 +350,13 @@ line_pitch (int w)
   return ((size_t) w + 31) & ~(size_t) 31;
 }
 
-/* Floats of scratch: the columns' plane, the grid, the rebuilt rows. */
+/* Floats of scratch: the columns' plane, the grid, the rebuilt rows (and
+ * CF_GM_MAX_TAPS rows of zeros after them). */
 static size_t
 scratch_floats (int w, int channels, int gw, int gh)
 {
-  return (size_t) channels * gh * (2 * line_pitch (w) + grid_pitch (gw));
+  return (size_t) channels * (gh * (line_pitch (w) + grid_pitch (gw)) +
+      (gh + CF_GM_MAX_TAPS) * line_pitch (w));
 }
 
 /* Grid rows a thread of gm_rebuild_x: up to ROWS_X while that leaves
@@ -375,7 +393,7 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
     grid_pitch (gw), gh
   };
   const Planes f = { grid.data + (size_t) C * gh * grid.pitch,
-    line_pitch (w), gh
+    line_pitch (w), gh + L
   };
   const unsigned mask = p->channel_mask;
   const float full = (float) cf_plane_max (dst);
@@ -390,8 +408,8 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
   gm_rows < C > <<<dim3 ((gw + span - 1) / span, gh), ROW_THREADS, 0,
       stream>>> (cols, w, grid, gw, mask, p->border, gx);
   const int rows = rebuild_rows (w, gh);
-  gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (gh + rows - 1) / rows,
-          C), TX, 0, stream>>> (grid, f, w, rows, mask, gx);
+  gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (f.rows + rows - 1) /
+          rows, C), TX, 0, stream>>> (grid, f, w, rows, mask, gx);
   /* bands of equal length (a phase's rows split in as few as STEPS allow) */
   const int phase_rows = (h + gy.factor - 1) / gy.factor;
   const int bands = (phase_rows + Band < L >::STEPS - 1) / Band < L >::STEPS;
@@ -441,10 +459,15 @@ cf_gm_blur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
   if (!cf_gm_plan (p->sigma_x, p->radius_x, &gx)
       || !cf_gm_plan (p->sigma_y, p->radius_y, &gy))
     return CF_ERROR_INVALID;
+  /* gm_rebuild_y addresses the planes by 32-bit offsets */
+  const size_t floats = scratch_floats (src->width, src->channels,
+      cf_gm_grid (&gx, src->width), cf_gm_grid (&gy, src->height));
+  if ((size_t) src->height * src->stride > UINT32_MAX
+      || (size_t) dst->height * dst->stride > UINT32_MAX
+      || floats > UINT32_MAX)
+    return CF_ERROR_INVALID;
   void *scratch;
-  CfStatus st = cf_gaussian_scratch (exec, sizeof (float) *
-      scratch_floats (src->width, src->channels,
-          cf_gm_grid (&gx, src->width), cf_gm_grid (&gy, src->height)),
+  CfStatus st = cf_gaussian_scratch (exec, sizeof (float) * floats,
       &scratch);
   if (st != CF_OK)
     return st;
