@@ -93,11 +93,23 @@ random_props (GRand * r, GstVideoFormat format, GString * s, gint * max_diff)
       g_string_append_printf (s, "sigma-x=%.3f sigma-y=%.3f", sigma,
           g_rand_boolean (r) ? 0.0 : sigmas[g_rand_int_range (r, 0, 8)]);
       break;
-    case 1:
+    case 1:{
+      /* as the launch line gives them */
+      gdouble amount = round (g_rand_double_range (r, 0.0, 3.0) * 100) / 100;
+      gdouble threshold = g_rand_boolean (r) ? 0.0 :
+          round (g_rand_double_range (r, 0.0, 0.2) * 1000) / 1000;
+      const GstVideoFormatInfo *info = gst_video_format_get_info (format);
+      gint full = (1 << GST_VIDEO_FORMAT_INFO_DEPTH (info, 0)) - 1;
+
       g_string_append_printf (s, "sigma=%.3f amount=%.2f threshold=%.3f",
-          -MIN (sigma, 8.0), g_rand_double_range (r, 0.0, 3.0),
-          g_rand_boolean (r) ? 0.0 : g_rand_double_range (r, 0.0, 0.2));
+          -MIN (sigma, 8.0), amount, threshold);
+      /* a sample whose detail lies at the threshold (within the blurs'
+       * rounding) is sharpened on one side and left alone on the other:
+       * it moves by amount x threshold, as in kernel_gaussian */
+      if (threshold > 0.0)
+        *max_diff += (gint) ceil (amount * threshold * full);
       break;
+    }
     case 2:
       g_string_append_printf (s, "sigma=%.3f radius=%d", sigma,
           g_rand_int_range (r, 1, (gint) (3.0 * sigma) + 2));
