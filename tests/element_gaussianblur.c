@@ -105,9 +105,11 @@ random_props (GRand * r, GstVideoFormat format, GString * s, gint * max_diff)
           -MIN (sigma, 8.0), amount, threshold);
       /* a sample whose detail lies at the threshold (within the blurs'
        * rounding) is sharpened on one side and left alone on the other:
-       * it moves by amount x threshold, as in kernel_gaussian */
+       * it moves by amount x threshold, as in kernel_gaussian (amount 0
+       * sharpens by 1) */
       if (threshold > 0.0)
-        *max_diff += (gint) ceil (amount * threshold * full);
+        *max_diff += (gint) ceil ((amount > 0.0 ? amount : 1.0) * threshold *
+            full);
       break;
     }
     case 2:
