@@ -73,7 +73,7 @@ make_plan (double sigma, int radius, CfGaussMultirate * g)
   g->reach = reach;
   g->first = -((reach + radius) / k);
   g->taps = (k - 1 + reach + radius) / k - g->first + 1;
-  if (g->taps > CF_GM_MAX_TAPS)
+  if (g->taps > CF_GM_MAX_TAPS || 2 * reach / k + 1 > CF_GM_MAX_PHASE_TAPS)
     return 0;
   if (radius > 0)
     cf_gaussian_weights (sigma, radius, w);

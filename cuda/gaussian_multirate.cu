@@ -150,8 +150,7 @@ gm_columns (const void *src, size_t stride, int w, int h, Planes out,
   }
 }
 
-/* Taps a phase of gm_columns: M (at most 13: k >= 2 reads s1 >= 0.8 k,
- * reach < 2.8 (k + 2) + 1). */
+/* Taps a phase of gm_columns: M, at most CF_GM_MAX_PHASE_TAPS (cf_gm_plan). */
 static int
 phase_taps (const CfGaussMultirate & g)
 {

@@ -134,6 +134,9 @@ cf_gw_quantize (float v)
 #define CF_GM_MAX_FACTOR 48    /* k at sigma 100: 43 */
 #define CF_GM_MAX_REACH 128     /* reach at sigma 100: 123 */
 #define CF_GM_MAX_TAPS 32       /* taps at radius 15 with k = 1: 31 */
+/* a's taps a phase of the columns kernel, 2 reach / k + 1 (at most 13:
+ * k >= 2 means s1 >= 0.8 k, so reach < 2.8 (k + 2) + 1) */
+#define CF_GM_MAX_PHASE_TAPS 16
 
 /* One axis's plan. k = 1 (a small sigma) is the direct filter on that
  * axis: a = 1, h_0 = the truncated kernel. */

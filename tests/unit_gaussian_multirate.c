@@ -49,7 +49,8 @@ main (void)
   printf ("worst: %d LSB on 8 bits, %d on 16 bits\n", acc.worst[0],
       acc.worst[1]);
 
-  /* Every default radius the element makes fits; k grows with sigma. */
+  /* Every default radius the element makes fits (the kernels' limits on
+   * taps and on a's taps a phase included); k grows with sigma. */
   for (int i = 1; i <= 200; i++) {
     CfGaussMultirate plan;
     double sigma = i * 0.5;
@@ -58,6 +59,12 @@ main (void)
     CF_CHECK (sigma < 5.0 || plan.factor >= 2);
     CF_CHECK (sigma < 100.0 || plan.factor >= 40);
   }
+  /* So does any radius from 3 sigma down to the crossover's. */
+  for (int i = 16; i <= 200; i += 3)
+    for (int radius = CF_GM_MIN_RADIUS; radius <= 3 * i / 2; radius += 7) {
+      CfGaussMultirate plan;
+      CF_CHECK (cf_gm_plan (i * 0.5, radius, &plan));
+    }
 
   /* The automatic choice: not below the crossover (CF_GM_MIN_RADIUS) nor
    * where the fit is poor (a radius far from 3 sigma), multi-rate above. */
