@@ -13,6 +13,13 @@
  * 1 fits; each weight rounded by at most 2^-16. */
 #define CF_TAP_FIXED_BITS 15
 
+/* Whether a tap is an integer in -128..127: a dp4a operand. */
+static inline int
+cf_tap_is_byte (double t)
+{
+  return t == floor (t) && t >= -128.0 && t <= 127.0;
+}
+
 /* Integer taps in -128..127. */
 static inline void
 cf_tap_words8 (const int *taps, int n, unsigned *words, int stride)

@@ -925,27 +925,30 @@ takes (const CfPlane * src, const CfPlane * dst, int r)
       && (uintptr_t) dst->data % v == 0 && dst->stride % v == 0;
 }
 
+/* The rows as integer dot products where Args has tap words for them
+ * (8-bit planes of one and two channels), floats elsewhere. */
+template < typename T, int C, int FM > CfStatus
+launch_taps (const CfPlane * src, const CfPlane * dst, Args & a,
+    cudaStream_t stream)
+{
+  if constexpr (sizeof (T) == 1) {
+    if (a.tap_bits == 8)
+      return launch_radius < T, C, FM, 8 > (src, dst, a, stream);
+    if (a.tap_bits == 16)
+      return launch_radius < T, C, FM, 16 > (src, dst, a, stream);
+  }
+  return launch_radius < T, C, FM > (src, dst, a, stream);
+}
+
 template < typename T > CfStatus
 launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
   switch (src->channels) {
     case 1:
-      if constexpr (sizeof (T) == 1) {
-        if (a.tap_bits == 8)
-          return launch_radius < T, 1, 1, 8 > (src, dst, a, stream);
-        if (a.tap_bits == 16)
-          return launch_radius < T, 1, 1, 16 > (src, dst, a, stream);
-      }
-      return launch_radius < T, 1, 1 > (src, dst, a, stream);
+      return launch_taps < T, 1, 1 > (src, dst, a, stream);
     case 2:
-      if constexpr (sizeof (T) == 1) {
-        if (a.tap_bits == 8)
-          return launch_radius < T, 2, 3, 8 > (src, dst, a, stream);
-        if (a.tap_bits == 16)
-          return launch_radius < T, 2, 3, 16 > (src, dst, a, stream);
-      }
-      return launch_radius < T, 2, 3 > (src, dst, a, stream);
+      return launch_taps < T, 2, 3 > (src, dst, a, stream);
     default:
       return (a.mask & 15u) == 7u ?
           launch_radius < T, 4, 7 > (src, dst, a, stream) :
@@ -967,8 +970,7 @@ integer_rows (Args * a, int fixed)
   int taps[2 * MAX_FIXED + 1];
   bool integer = true;
   for (int k = 0; k < n; k++) {
-    integer = integer && a->wx[k] == floorf (a->wx[k]) && a->wx[k] >= -128.0f
-        && a->wx[k] <= 127.0f;
+    integer = integer && cf_tap_is_byte (a->wx[k]);
     taps[k] = integer ? (int) a->wx[k] : 0;
   }
   if (integer) {

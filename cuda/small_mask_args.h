@@ -74,7 +74,7 @@ cf_mask_integer_taps (const CfConvolveParams * p, int k, int *taps)
     for (int x = 0; x < k; x++) {
       const double t = p->separable ? (double) p->row[x] * p->col[y] :
           p->taps[y * k + x];
-      if (t != floor (t) || t < -128.0 || t > 127.0)
+      if (!cf_tap_is_byte (t))
         return 0;
       taps[y * k + x] = (int) t;
     }
