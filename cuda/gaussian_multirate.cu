@@ -233,9 +233,9 @@ __launch_bounds__ (TX)
 gm_rebuild_x (Planes grid, Planes f, int w, int rows, unsigned mask,
     const __grid_constant__ CfGaussMultirate gx)
 {
-  /* a warp's lanes hold up to 32 phases: the taps from shared memory, a
-   * phase's row L + 1 floats long so that they fall in distinct banks
-   * (from the constant bank they were read one address at a time) */
+  /* a warp's lanes hold up to 32 phases: the taps copied once a block into
+   * shared memory (the constant bank serves one address at a time), a
+   * phase's row L + 1 floats long so that they fall in distinct banks */
   __shared__ float hs[CF_GM_MAX_FACTOR][L + 1];
   const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
   const int j0 = blockIdx.y * rows, gh = grid.rows, k = gx.factor;
@@ -266,13 +266,11 @@ gm_rebuild_x (Planes grid, Planes f, int w, int rows, unsigned mask,
 }
 
 /* Stage 2 along y, at every pixel: thread x of block (phase p, band) of
- * channel blockIdx.z rebuilds the rows y = p + k (band `steps` + t), t <
- * `steps`, from a window of L rebuilt grid rows held in registers (index
- * (t + m) mod L: static once the loop over a window's L steps is
- * unrolled), one new row loaded a step. Unfiltered channels are copied. */
-template < int L > struct Band {
-  static constexpr int STEPS = L;       /* the most a band takes */
-};
+ * channel blockIdx.z rebuilds the rows y = p + k (band `band` + t), t <
+ * `band` (at most L), from a window of L rebuilt grid rows held in
+ * registers (index (t + m) mod L: static once the loop over a window's L
+ * steps is unrolled), one new row loaded a step. Unfiltered channels are
+ * copied. */
 template < typename T, int C, int L > __global__ void
 __launch_bounds__ (TX)
 gm_rebuild_y (Planes f, int band, const void *src, size_t src_stride,
@@ -409,9 +407,9 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
   const int rows = rebuild_rows (w, gh);
   gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (f.rows + rows - 1) /
           rows, C), TX, 0, stream>>> (grid, f, w, rows, mask, gx);
-  /* bands of equal length (a phase's rows split in as few as STEPS allow) */
+  /* bands of equal length, at most L rows of a phase each */
   const int phase_rows = (h + gy.factor - 1) / gy.factor;
-  const int bands = (phase_rows + Band < L >::STEPS - 1) / Band < L >::STEPS;
+  const int bands = (phase_rows + L - 1) / L;
   const int band = (phase_rows + bands - 1) / bands;
   gm_rebuild_y < T, C, L > <<<dim3 ((w + TX - 1) / TX, gy.factor * bands,
           C), TX, 0, stream>>> (f, band, src->data, src->stride, dst->data,

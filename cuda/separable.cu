@@ -618,6 +618,16 @@ template < typename T, int C, int R > struct Ahead {
   }
 };
 
+/* A rows-pass unit's RM outputs into the rows-pass buffer, as float4. */
+__device__ __forceinline__ void
+store_unit (float *o, const float (&acc)[RM])
+{
+#pragma unroll
+  for (int q = 0; q < RM / 4; q++)
+    *(float4 *) (o + 4 * q) = make_float4 (acc[4 * q], acc[4 * q + 1],
+        acc[4 * q + 2], acc[4 * q + 3]);
+}
+
 /* The rows pass over the CH staged rows into rows 0 .. CH - 1 of `out`. */
 template < int C, int R, int FM > __device__ __forceinline__ void
 rows (const float *in, float *out, const Args & a)
@@ -646,11 +656,7 @@ rows (const float *in, float *out, const Args & a)
             acc[m] = fmaf (a.wx[d / C], x[e], acc[m]);
         }
     }
-    float *o = out + lane * L::HP + u * M;
-#pragma unroll
-    for (int q = 0; q < M / 4; q++)
-      *(float4 *) (o + 4 * q) = make_float4 (acc[4 * q], acc[4 * q + 1],
-          acc[4 * q + 2], acc[4 * q + 3]);
+    store_unit (out + lane * L::HP + u * M, acc);
   }
 }
 
@@ -699,11 +705,7 @@ rows_int (const float *in, float *out, const Args & a)
       }
       acc[m] = (float) sum;
     }
-    float *o = out + lane * L::HP + u * M;
-#pragma unroll
-    for (int q = 0; q < M / 4; q++)
-      *(float4 *) (o + 4 * q) = make_float4 (acc[4 * q], acc[4 * q + 1],
-          acc[4 * q + 2], acc[4 * q + 3]);
+    store_unit (out + lane * L::HP + u * M, acc);
   }
 }
 
