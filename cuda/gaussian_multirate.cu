@@ -1,11 +1,11 @@
-/* The Gaussian's multi-rate path on the GPU (gaussian_paths.h), four
+/* The Gaussian's multi-rate path on the GPU (gaussian_paths.h), three
  * launches: columns decimated (the source read once, a column's grid
- * samples along y to a float plane of gh x W), rows decimated (that plane
- * to the gh x gw grid), the grid's rows rebuilt along x (gh x W floats),
- * and the columns rebuilt along y at every pixel, ending with the blur or
- * unsharp mask into dst. The last holds each thread's taps and a window of the
- * rebuilt rows in registers and slides it down its column: one load and
- * `taps` fused multiply-adds a pixel. */
+ * samples along y to a float plane of gh x W), rows decimated and rebuilt
+ * along x (that plane to gh x W floats, the gh x gw grid only in shared
+ * memory), and the columns rebuilt along y at every pixel, ending with the
+ * blur or unsharp mask into dst. The last two hold each thread's taps and a
+ * window of grid samples or rebuilt rows in registers and slide it along:
+ * one load and `taps` fused multiply-adds an output. */
 #include "gaussian_paths.h"
 #include "cf_kernel.cuh"
 #include "cf_dispatch.cuh"
@@ -13,20 +13,14 @@
 
 namespace {
 
-/* Rows: a block's grid samples span at most this many pixels. */
-constexpr int ROW_SPAN = 2048;
-constexpr int ROW_BUF = ROW_SPAN + 2 * CF_GM_MAX_REACH + 1;
-constexpr int ROW_THREADS = 256;
-constexpr int ROW_LOADS = 8;    /* loads a thread has in flight */
-
 /* Columns: 32 sample columns by COL_SLICES a block. */
 constexpr int COL_SLICES = 8;
 
-/* Stage 2: threads a block, along x. */
+/* Threads a block of gm_rows and gm_rebuild_y. */
 constexpr int TX = 256;
 
-/* The float planes of the intermediates and the grid: channel c's row y
- * at data + (c * rows + y) * pitch. */
+/* The float planes of the intermediates: channel c's row y at data + (c *
+ * rows + y) * pitch. */
 struct Planes {
   float *data;
   size_t pitch;                 /* floats */
@@ -157,112 +151,112 @@ phase_taps (const CfGaussMultirate & g)
   return 2 * g.reach / g.factor + 1;
 }
 
-/* Stage 1 along x, on the columns' plane: block (blockIdx.x, row
- * blockIdx.y) reads the samples its grid samples reach (border-mapped)
- * into shared memory, ROW_LOADS loads in flight a thread, then each grid
- * sample is the reach's taps (k is not a multiple of 4 from 8 up: the
- * lanes' samples, k apart, fall in distinct banks, or two in one). Columns
- * from gw to the grid's pitch get zeros: the padded taps of stage 2 read
- * them. */
-template < int C > __global__ void
-__launch_bounds__ (ROW_THREADS)
-gm_rows (Planes in, int w, Planes out, int gw, unsigned mask,
-    CfBorder border, const __grid_constant__ CfGaussMultirate g)
-{
-  __shared__ float buf[C][ROW_BUF];
-  __shared__ float a[CF_GM_MAX_REACH + 1];
-  const int k = g.factor, reach = g.reach, y = blockIdx.y;
-  const int span = max (1, ROW_SPAN / k);       /* grid samples per block */
-  const int i0 = blockIdx.x * span, count = min (span, gw - i0);
-  const int xs = (i0 + g.first) * k - reach;
-  const int n = ((count - 1) * k + 2 * reach + 1) * C;
-
-  for (int u = threadIdx.x; u <= reach; u += ROW_THREADS)
-    a[u] = g.analysis[u];
-  if (blockIdx.x == 0)
-    for (int e = threadIdx.x; e < ((int) out.pitch - gw) * C;
-        e += ROW_THREADS)
-      plane_row (out, e % C, y)[gw + e / C] = 0.0f;
-  for (int e0 = threadIdx.x; e0 < n; e0 += ROW_THREADS * ROW_LOADS) {
-    int at[ROW_LOADS];
-    float v[ROW_LOADS];
-#pragma unroll
-    for (int t = 0; t < ROW_LOADS; t++) {
-      const int e = min (e0 + t * ROW_THREADS, n - 1);
-      at[t] = border_index (xs + e / C, w, border);
-    }
-#pragma unroll
-    for (int t = 0; t < ROW_LOADS; t++) {
-      const int c = (e0 + t * ROW_THREADS) % C;
-      v[t] = (mask >> c) & 1u ? plane_row (in, c, y)[at[t]] : 0.0f;
-    }
-#pragma unroll
-    for (int t = 0; t < ROW_LOADS; t++) {
-      const int e = e0 + t * ROW_THREADS;
-      if (e < n)
-        buf[e % C][e / C] = v[t];
-    }
-  }
-  __syncthreads ();
-
-  for (int e = threadIdx.x; e < count * C; e += ROW_THREADS) {
-    const int i = e % count, c = e / count;
-    if (!((mask >> c) & 1u))
-      continue;
-    const float *b = buf[c] + i * k + reach;
-    float s0 = a[0] * b[0], s1 = 0.0f;
-    int u = 1;
-#pragma unroll 2
-    for (; u + 1 <= reach; u += 2) {
-      s0 = fmaf (a[u], b[u] + b[-u], s0);
-      s1 = fmaf (a[u + 1], b[u + 1] + b[-u - 1], s1);
-    }
-    if (u <= reach)
-      s0 = fmaf (a[u], b[u] + b[-u], s0);
-    plane_row (out, c, y)[i0 + i] = s0 + s1;
-  }
-}
-
-/* Stage 2 along x, on the grid's rows: f (c, j, x) = sum_m hx_p (m) D (c,
- * j, x / k + m), p = x mod k, for `rows` grid rows a thread (fewer where
- * the grid is short, so that there are threads enough), its phase's taps
- * (padded with zeros to L) in registers; f's rows from gh on are zeros. */
-constexpr int ROWS_X = 8;
+/* Stage 1 and stage 2 along x, one row segment a block, the grid only in
+ * shared memory: block (segment, row y, channel) loads the samples of the
+ * columns' plane that its grid samples reach (border-mapped, ROW_LOADS
+ * loads in flight a thread), decimates them to the grid samples its
+ * outputs read (zeros from gw on; k is not a multiple of 4 from 8 up, so
+ * the lanes' samples, k apart, fall in distinct banks, or two in one), and
+ * rebuilds f (c, y, x) = sum_m h_p (m) D (x / k + m), p = x mod k: a
+ * thread takes a phase and a run of `run` consecutive grid steps, its taps
+ * and a window of L grid samples in registers, one shared load and L fused
+ * multiply-adds an output. The outputs gather in shared memory and leave
+ * as whole rows. f's rows from gh on are zeros (gm_rebuild_y's loads run
+ * on to them). */
+constexpr int ROW_SEGMENT = 4096;       /* outputs a block, at most */
+constexpr int ROW_LOADS = 8;    /* loads a thread has in flight */
+constexpr int ROW_BUF = ROW_SEGMENT + (CF_GM_MAX_TAPS - 1) * CF_GM_MAX_FACTOR
+    + 2 * CF_GM_MAX_REACH + 1;
+constexpr int ROW_GRID = ROW_SEGMENT + CF_GM_MAX_TAPS + 1;
 template < int C, int L > __global__ void
 __launch_bounds__ (TX)
-gm_rebuild_x (Planes grid, Planes f, int w, int rows, unsigned mask,
-    const __grid_constant__ CfGaussMultirate gx)
+gm_rows (Planes cols, int w, Planes f, int gw, int run, unsigned mask,
+    CfBorder border, const __grid_constant__ CfGaussMultirate g)
 {
-  /* a warp's lanes hold up to 32 phases: the taps copied once a block into
-   * shared memory (the constant bank serves one address at a time), a
-   * phase's row L + 1 floats long so that they fall in distinct banks */
-  __shared__ float hs[CF_GM_MAX_FACTOR][L + 1];
-  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
-  const int j0 = blockIdx.y * rows, gh = grid.rows, k = gx.factor;
-  for (int e = threadIdx.x; e < k * L; e += TX)
-    hs[e / L][e % L] = gx.synthesis[e / L][e % L];
-  __syncthreads ();
-  if (x >= w || !((mask >> c) & 1u))
+  __shared__ float buf[ROW_BUF];        /* the columns' samples, then f */
+  __shared__ float grid[ROW_GRID];
+  __shared__ float a[CF_GM_MAX_REACH + 1];
+  __shared__ float hs[CF_GM_MAX_FACTOR][L + 1];   /* + 1: distinct banks */
+  const int k = g.factor, reach = g.reach, y = blockIdx.y, c = blockIdx.z;
+  const int t = threadIdx.x, runs = TX / k, segment = runs * run * k;
+  const int x0 = blockIdx.x * segment, x1 = min (w, x0 + segment);
+  if (!((mask >> c) & 1u))
     return;
-  const int q = x / k;
-  float taps[L];
-#pragma unroll
-  for (int m = 0; m < L; m++)
-    taps[m] = hs[x % k][m];
-  for (int j = j0; j < min (j0 + rows, f.rows); j++) {
-    if (j >= gh) {
-      plane_row (f, c, j)[x] = 0.0f;    /* rows rebuild_y's window runs on to */
-      continue;
-    }
-    const float *d = plane_row (grid, c, j) + q;
-    float s0 = 0.0f, s1 = 0.0f;
-#pragma unroll
-    for (int m = 0; m < L; m += 2) {
-      s0 = fmaf (taps[m], d[m], s0);
-      s1 = fmaf (taps[m + 1], d[m + 1], s1);
-    }
-    plane_row (f, c, j)[x] = s0 + s1;
+  float *out = plane_row (f, c, y);
+  if (y >= cols.rows) {
+    for (int x = x0 + t; x < x1; x += TX)
+      out[x] = 0.0f;
+    return;
   }
+  /* grid samples i0 .. i0 + ng - 1 (relative 0 .. ng - 1, one more read
+   * past the last), nd of them inside the grid */
+  const int i0 = x0 / k, ng = (x1 - 1) / k - i0 + L;
+  const int nd = min (ng, gw - i0);
+  const int xs = (i0 + g.first) * k - reach, n = (nd - 1) * k + 2 * reach + 1;
+  const float *in = plane_row (cols, c, y);
+
+  for (int u = t; u <= reach; u += TX)
+    a[u] = g.analysis[u];
+  for (int e = t; e < k * L; e += TX)
+    hs[e / L][e % L] = g.synthesis[e / L][e % L];
+  for (int e0 = t; e0 < n; e0 += TX * ROW_LOADS) {
+    float v[ROW_LOADS];
+#pragma unroll
+    for (int l = 0; l < ROW_LOADS; l++)
+      v[l] = in[border_index (xs + min (e0 + l * TX, n - 1), w, border)];
+#pragma unroll
+    for (int l = 0; l < ROW_LOADS; l++)
+      if (e0 + l * TX < n)
+        buf[e0 + l * TX] = v[l];
+  }
+  __syncthreads ();
+
+  for (int i = t; i <= ng; i += TX) {
+    const float *b = buf + i * k + reach;
+    float s0 = 0.0f, s1 = 0.0f;
+    if (i < nd) {
+      s0 = a[0] * b[0];
+      int u = 1;
+#pragma unroll 2
+      for (; u + 1 <= reach; u += 2) {
+        s0 = fmaf (a[u], b[u] + b[-u], s0);
+        s1 = fmaf (a[u + 1], b[u + 1] + b[-u - 1], s1);
+      }
+      if (u <= reach)
+        s0 = fmaf (a[u], b[u] + b[-u], s0);
+    }
+    grid[i] = s0 + s1;
+  }
+  __syncthreads ();
+
+  /* thread (phase p, run r): outputs x0 + (q0 + s) k + p, s < steps */
+  const int p = t % k, q0 = t / k * run, last = x1 - 1 - p;
+  const int steps = t >= runs * k || last < x0 ? 0 :
+      min (run, (last - x0) / k - q0 + 1);
+  if (steps > 0) {
+    float taps[L], win[L];
+#pragma unroll
+    for (int m = 0; m < L; m++) {
+      taps[m] = hs[p][m];
+      win[m] = grid[q0 + m];
+    }
+#pragma unroll
+    for (int s = 0; s < L; s++) {
+      if (s >= steps)
+        break;
+      float s0 = 0.0f, s1 = 0.0f;
+#pragma unroll
+      for (int m = 0; m < L; m += 2) {
+        s0 = fmaf (taps[m], win[(s + m) % L], s0);
+        s1 = fmaf (taps[m + 1], win[(s + m + 1) % L], s1);
+      }
+      win[s] = grid[q0 + s + L];
+      buf[(q0 + s) * k + p] = s0 + s1;
+    }
+  }
+  __syncthreads ();
+  for (int x = x0 + t; x < x1; x += TX)
+    out[x] = buf[x - x0];
 }
 
 /* Stage 2 along y, at every pixel: thread x of block (phase p, band) of
@@ -333,13 +327,6 @@ gm_rebuild_y (Planes f, int band, const void *src, size_t src_stride,
   }
 }
 
-/* The grid's pitch: room after gw for the padded taps of stage 2. */
-static size_t
-grid_pitch (int gw)
-{
-  return ((size_t) gw + CF_GM_MAX_TAPS + 31) & ~(size_t) 31;
-}
-
 /* The pitch of the gh x w planes (the columns' and the rebuilt rows'). */
 static size_t
 line_pitch (int w)
@@ -347,24 +334,28 @@ line_pitch (int w)
   return ((size_t) w + 31) & ~(size_t) 31;
 }
 
-/* Floats of scratch: the columns' plane, the grid, the rebuilt rows (and
+/* Floats of scratch: the columns' plane and the rebuilt rows (and
  * CF_GM_MAX_TAPS rows of zeros after them). */
 static size_t
-scratch_floats (int w, int channels, int gw, int gh)
+scratch_floats (int w, int channels, int gh)
 {
-  return (size_t) channels * (gh * (line_pitch (w) + grid_pitch (gw)) +
-      (gh + CF_GM_MAX_TAPS) * line_pitch (w));
+  return (size_t) channels * (2 * gh + CF_GM_MAX_TAPS) *
+      line_pitch (w);
 }
 
-/* Grid rows a thread of gm_rebuild_x: up to ROWS_X while that leaves
- * about two blocks (of a row of TX threads) a multiprocessor of an H100,
- * so that each block's copy of the taps (read a float at a time from the
- * constant bank) serves several rows. */
+/* Grid steps a thread of gm_rows: as few segments of a row as ROW_SEGMENT
+ * and L allow while that leaves about two blocks a multiprocessor of an
+ * H100, and runs of equal length (a shorter run loads more of the window
+ * again: L + run loads for run outputs). */
 static int
-rebuild_rows (int w, int gh)
+row_run (int w, int rows, int channels, int k, int taps)
 {
-  const int blocks = (w + TX - 1) / TX * gh;
-  return max (1, min (ROWS_X, blocks / 264));
+  const int phases = TX / k * k;
+  const int longest = min (taps, ROW_SEGMENT / phases);
+  int segments = (w + phases * longest - 1) / (phases * longest);
+  while (segments * rows * channels < 264 && phases * segments < w)
+    segments++;
+  return (w + segments * phases - 1) / (segments * phases);
 }
 
 template < typename T, int C, int MM > void
@@ -386,10 +377,7 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
   const int w = src->width, h = src->height;
   const int gw = cf_gm_grid (&gx, w), gh = cf_gm_grid (&gy, h);
   const Planes cols = { scratch, line_pitch (w), gh };
-  const Planes grid = { cols.data + (size_t) C * gh * cols.pitch,
-    grid_pitch (gw), gh
-  };
-  const Planes f = { grid.data + (size_t) C * gh * grid.pitch,
+  const Planes f = { cols.data + (size_t) C * gh * cols.pitch,
     line_pitch (w), gh + L
   };
   const unsigned mask = p->channel_mask;
@@ -401,12 +389,10 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
     launch_columns < T, C, 12 > (src, cols, mask, p->border, gy, stream);
   else
     launch_columns < T, C, 16 > (src, cols, mask, p->border, gy, stream);
-  const int span = max (1, ROW_SPAN / gx.factor);
-  gm_rows < C > <<<dim3 ((gw + span - 1) / span, gh), ROW_THREADS, 0,
-      stream>>> (cols, w, grid, gw, mask, p->border, gx);
-  const int rows = rebuild_rows (w, gh);
-  gm_rebuild_x < C, L > <<<dim3 ((w + TX - 1) / TX, (f.rows + rows - 1) /
-          rows, C), TX, 0, stream>>> (grid, f, w, rows, mask, gx);
+  const int run = row_run (w, f.rows, C, gx.factor, L);
+  const int segment = TX / gx.factor * run * gx.factor;
+  gm_rows < C, L > <<<dim3 ((w + segment - 1) / segment, f.rows, C), TX, 0,
+      stream>>> (cols, w, f, gw, run, mask, p->border, gx);
   /* bands of equal length, at most L rows of a phase each */
   const int phase_rows = (h + gy.factor - 1) / gy.factor;
   const int bands = (phase_rows + L - 1) / L;
@@ -458,7 +444,7 @@ cf_gm_blur (const CfExec * exec, const CfPlane * src, const CfPlane * dst,
     return CF_ERROR_INVALID;
   /* gm_rebuild_y addresses the planes by 32-bit offsets */
   const size_t floats = scratch_floats (src->width, src->channels,
-      cf_gm_grid (&gx, src->width), cf_gm_grid (&gy, src->height));
+      cf_gm_grid (&gy, src->height));
   if ((size_t) src->height * src->stride > UINT32_MAX
       || (size_t) dst->height * dst->stride > UINT32_MAX
       || floats > UINT32_MAX)
