@@ -259,19 +259,21 @@ gm_rows (Planes cols, int w, Planes f, int gw, int run, unsigned mask,
     out[x] = buf[x - x0];
 }
 
-/* Stage 2 along y, at every pixel: thread x of block (phase p, band) of
- * channel blockIdx.z rebuilds the rows y = p + k (band `band` + t), t <
- * `band` (at most L), from a window of L rebuilt grid rows held in
+/* Stage 2 along y, at every pixel: thread x of block (x block and
+ * channel, phase p, band) rebuilds the rows y = p + k (band `band` + t), t
+ * < `band` (at most L), from a window of L rebuilt grid rows held in
  * registers (index (t + m) mod L: static once the loop over a window's L
- * steps is unrolled), one new row loaded a step. Unfiltered channels are
- * copied. */
+ * steps is unrolled), one new row loaded a step. The channel is
+ * blockIdx.x mod C, so that the blocks writing the channels of the same
+ * pixels run together (their byte stores meet in L2 before it writes them
+ * back). Unfiltered channels are copied. */
 template < typename T, int C, int L > __global__ void
 __launch_bounds__ (TX)
 gm_rebuild_y (Planes f, int band, const void *src, size_t src_stride,
     void *dst, size_t dst_stride, int w, int h, unsigned mask, float amount,
     float threshold, float max, const __grid_constant__ CfGaussMultirate gy)
 {
-  const int x = blockIdx.x * TX + threadIdx.x, c = blockIdx.z;
+  const int x = blockIdx.x / C * TX + threadIdx.x, c = blockIdx.x % C;
   const int k = gy.factor, p = blockIdx.y % k, t0 = (blockIdx.y / k) * band;
   if (x >= w || p + k * t0 >= h)
     return;
@@ -397,9 +399,9 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
   const int phase_rows = (h + gy.factor - 1) / gy.factor;
   const int bands = (phase_rows + L - 1) / L;
   const int band = (phase_rows + bands - 1) / bands;
-  gm_rebuild_y < T, C, L > <<<dim3 ((w + TX - 1) / TX, gy.factor * bands,
-          C), TX, 0, stream>>> (f, band, src->data, src->stride, dst->data,
-      dst->stride, w, h, mask, (float) p->sharpen,
+  gm_rebuild_y < T, C, L > <<<dim3 ((w + TX - 1) / TX * C,
+          gy.factor * bands), TX, 0, stream>>> (f, band, src->data,
+      src->stride, dst->data, dst->stride, w, h, mask, (float) p->sharpen,
       (float) (p->threshold * full), full, gy);
   return cf_launch_status ();
 }
