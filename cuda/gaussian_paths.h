@@ -157,11 +157,11 @@ int cf_gm_plan (double sigma, int radius, CfGaussMultirate * plan);
 
 /* From this radius (on either axis) the multi-rate path runs instead of
  * the window or direct one (H100, 4K, docs/cudagaussianblur.md: at radius
- * 24 multi-rate GRAY8 0.085 ms against the window's 0.101 and the direct
- * 0.137, RGBA 0.315 against 0.401 and 0.558; at radius 20 the window is
- * faster, GRAY8 0.096 against 0.110); above this residual the fit is not
- * exact enough (a radius far below 3 sigma). */
-#define CF_GM_MIN_RADIUS 24
+ * 16 multi-rate GRAY8 0.070 ms against the window's 0.096 and the direct
+ * 0.111, RGBA 0.208 against 0.385 and 0.381; at radius 15 the direct path
+ * is faster, GRAY8 0.047); above this residual the fit is not exact enough
+ * (a radius far below 3 sigma: the window path takes it). */
+#define CF_GM_MIN_RADIUS 16
 #define CF_GM_MAX_RESIDUAL 3e-3
 
 /* Grid samples of an axis of n pixels: D (first) .. D ((n - 1) / k +

@@ -70,6 +70,8 @@ main (void)
    * where the fit is poor (a radius far from 3 sigma), multi-rate above. */
   p.sigma_x = p.sigma_y = 7.0;
   p.radius_x = p.radius_y = 21;
+  CF_CHECK (cf_gaussian_uses_multirate (&p));
+  p.radius_x = p.radius_y = 18;
   CF_CHECK (!cf_gaussian_uses_multirate (&p));
   p.radius_x = p.radius_y = CF_GM_MIN_RADIUS - 1;
   p.sigma_x = p.sigma_y = p.radius_x / 3.0;

@@ -59,13 +59,17 @@ main (void)
   }
 
   /* The automatic choice: direct below the crossover and where the fit is
-   * poor (a radius far above 3 sigma), the window above up to the
-   * multi-rate path's crossover (radius 30), which takes it from there. */
+   * poor (a radius far above 3 sigma); from the crossover the multi-rate
+   * path (CF_GM_MIN_RADIUS), the window where that path's fit is poor (a
+   * radius well below 3 sigma). */
   p.sigma_x = p.sigma_y = 2.0;
   p.radius_x = p.radius_y = 6;
   CF_CHECK (!cf_gaussian_uses_window (&p, 1));
   p.sigma_x = p.sigma_y = 7.0;
   p.radius_x = p.radius_y = 21;
+  CF_CHECK (!cf_gaussian_uses_window (&p, 1));
+  CF_CHECK (cf_gaussian_uses_multirate (&p));
+  p.radius_x = p.radius_y = 18;
   CF_CHECK (cf_gaussian_uses_window (&p, 1));
   p.sigma_x = p.sigma_y = 20.0;
   p.radius_x = p.radius_y = 60;
