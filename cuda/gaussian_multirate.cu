@@ -47,6 +47,21 @@ sample_float (unsigned v)
   return __uint_as_float (0x4B000000u | v) - 8388608.0f;
 }
 
+/* A window of L samples in registers against the taps at step s: sample
+ * m is win[(s + m) mod L] (static once the caller's loop over s is
+ * unrolled), so that a step replaces one sample. */
+template < int L > __device__ __forceinline__ float
+window_sum (const float (&taps)[L], const float (&win)[L], int s)
+{
+  float s0 = 0.0f, s1 = 0.0f;
+#pragma unroll
+  for (int m = 0; m < L; m += 2) {
+    s0 = fmaf (taps[m], win[(s + m) % L], s0);
+    s1 = fmaf (taps[m + 1], win[(s + m + 1) % L], s1);
+  }
+  return s0 + s1;
+}
+
 /* Stage 1 along y, straight from the source, as k polyphase filters: with
  * a sample column split by phase, X_p (jj) = source row (first + jj) k -
  * reach + p (border-mapped), grid row j is
@@ -244,14 +259,9 @@ gm_rows (Planes cols, int w, Planes f, int gw, int run, unsigned mask,
     for (int s = 0; s < L; s++) {
       if (s >= steps)
         break;
-      float s0 = 0.0f, s1 = 0.0f;
-#pragma unroll
-      for (int m = 0; m < L; m += 2) {
-        s0 = fmaf (taps[m], win[(s + m) % L], s0);
-        s1 = fmaf (taps[m + 1], win[(s + m + 1) % L], s1);
-      }
+      const float sum = window_sum (taps, win, s);
       win[s] = grid[q0 + s + L];
-      buf[(q0 + s) * k + p] = s0 + s1;
+      buf[(q0 + s) * k + p] = sum;
     }
   }
   __syncthreads ();
@@ -310,19 +320,14 @@ gm_rebuild_y (Planes f, int band, const void *src, size_t src_stride,
       const int t = t1 + s;
       if (t >= steps)
         break;
-      float s0 = 0.0f, s1 = 0.0f;
-#pragma unroll
-      for (int m = 0; m < L; m += 2) {
-        s0 = fmaf (taps[m], win[(s + m) % L], s0);
-        s1 = fmaf (taps[m + 1], win[(s + m + 1) % L], s1);
-      }
+      const float sum = window_sum (taps, win, s);
       win[s] = f.data[next];
       next += next_step;
       const float v = amount != 0.0f ?
           (float) *(const T *) ((const char *) src + in) : 0.0f;
       *(T *) ((char *) dst + out) =
           (T) fminf (cf_round_up_clamped < T > (cf_gaussian_finish (v,
-                  s0 + s1, amount, threshold)), max);
+                  sum, amount, threshold)), max);
       out += out_step;
       in += in_step;
     }
