@@ -416,14 +416,20 @@ launch_taps (const CfPlane * src, const CfPlane * dst, float *scratch,
     const CfGaussianParams * p, const CfGaussMultirate & gx,
     const CfGaussMultirate & gy, cudaStream_t stream)
 {
-  /* taps run 20-27 from sigma 7 up: padded to the next of these */
+  /* taps run 20-30 from radius 16 up: padded to the next even count */
   const int taps = max (gx.taps, gy.taps);
   if (taps <= 20)
     return launch < T, C, 20 > (src, dst, scratch, p, gx, gy, stream);
+  if (taps <= 22)
+    return launch < T, C, 22 > (src, dst, scratch, p, gx, gy, stream);
   if (taps <= 24)
     return launch < T, C, 24 > (src, dst, scratch, p, gx, gy, stream);
+  if (taps <= 26)
+    return launch < T, C, 26 > (src, dst, scratch, p, gx, gy, stream);
   if (taps <= 28)
     return launch < T, C, 28 > (src, dst, scratch, p, gx, gy, stream);
+  if (taps <= 30)
+    return launch < T, C, 30 > (src, dst, scratch, p, gx, gy, stream);
   return launch < T, C, CF_GM_MAX_TAPS > (src, dst, scratch, p, gx, gy,
       stream);
 }

@@ -147,7 +147,7 @@ typedef struct {
   int first;                    /* output q k + p reads D (q + first ..) */
   double residual;              /* max over phases of sum_t |kernel - w| */
   float analysis[CF_GM_MAX_REACH + 1];  /* a (|u|) */
-  /* h_p (m), zeros from taps on: the kernels run 20, 24, 28 or 32 */
+  /* h_p (m), zeros from taps on: the kernels run an even count, 20-32 */
   float synthesis[CF_GM_MAX_FACTOR][CF_GM_MAX_TAPS];
 } CfGaussMultirate;
 
