@@ -183,6 +183,15 @@ constexpr int ROW_LOADS = 8;    /* loads a thread has in flight */
 constexpr int ROW_BUF = ROW_SEGMENT + (CF_GM_MAX_TAPS - 1) * CF_GM_MAX_FACTOR
     + 2 * CF_GM_MAX_REACH + 1;
 constexpr int ROW_GRID = ROW_SEGMENT + CF_GM_MAX_TAPS + 1;
+
+/* The threads of a gm_rows block that rebuild: TX / k runs of each of the
+ * k phases (a segment is this many times `run` outputs). */
+__host__ __device__ constexpr int
+row_threads (int k)
+{
+  return TX / k * k;
+}
+
 template < int C, int L > __global__ void
 __launch_bounds__ (TX)
 gm_rows (Planes cols, int w, Planes f, int gw, int run, unsigned mask,
@@ -193,7 +202,7 @@ gm_rows (Planes cols, int w, Planes f, int gw, int run, unsigned mask,
   __shared__ float a[CF_GM_MAX_REACH + 1];
   __shared__ float hs[CF_GM_MAX_FACTOR][L + 1];   /* + 1: distinct banks */
   const int k = g.factor, reach = g.reach, y = blockIdx.y, c = blockIdx.z;
-  const int t = threadIdx.x, runs = TX / k, segment = runs * run * k;
+  const int t = threadIdx.x, segment = row_threads (k) * run;
   const int x0 = blockIdx.x * segment, x1 = min (w, x0 + segment);
   if (!((mask >> c) & 1u))
     return;
@@ -246,7 +255,7 @@ gm_rows (Planes cols, int w, Planes f, int gw, int run, unsigned mask,
 
   /* thread (phase p, run r): outputs x0 + (q0 + s) k + p, s < steps */
   const int p = t % k, q0 = t / k * run, last = x1 - 1 - p;
-  const int steps = t >= runs * k || last < x0 ? 0 :
+  const int steps = t >= row_threads (k) || last < x0 ? 0 :
       min (run, (last - x0) / k - q0 + 1);
   if (steps > 0) {
     float taps[L], win[L];
@@ -357,7 +366,7 @@ scratch_floats (int w, int channels, int gh)
 static int
 row_run (int w, int rows, int channels, int k, int taps)
 {
-  const int phases = TX / k * k;
+  const int phases = row_threads (k);
   const int longest = min (taps, ROW_SEGMENT / phases);
   int segments = (w + phases * longest - 1) / (phases * longest);
   while (segments * rows * channels < 264 && phases * segments < w)
@@ -397,7 +406,7 @@ launch (const CfPlane * src, const CfPlane * dst, float *scratch,
   else
     launch_columns < T, C, 16 > (src, cols, mask, p->border, gy, stream);
   const int run = row_run (w, f.rows, C, gx.factor, L);
-  const int segment = TX / gx.factor * run * gx.factor;
+  const int segment = row_threads (gx.factor) * run;
   gm_rows < C, L > <<<dim3 ((w + segment - 1) / segment, f.rows, C), TX, 0,
       stream>>> (cols, w, f, gw, run, mask, p->border, gx);
   /* bands of equal length, at most L rows of a phase each */
@@ -416,22 +425,15 @@ launch_taps (const CfPlane * src, const CfPlane * dst, float *scratch,
     const CfGaussianParams * p, const CfGaussMultirate & gx,
     const CfGaussMultirate & gy, cudaStream_t stream)
 {
-  /* taps run 20-30 from radius 16 up: padded to the next even count */
-  const int taps = max (gx.taps, gy.taps);
-  if (taps <= 20)
-    return launch < T, C, 20 > (src, dst, scratch, p, gx, gy, stream);
-  if (taps <= 22)
-    return launch < T, C, 22 > (src, dst, scratch, p, gx, gy, stream);
-  if (taps <= 24)
-    return launch < T, C, 24 > (src, dst, scratch, p, gx, gy, stream);
-  if (taps <= 26)
-    return launch < T, C, 26 > (src, dst, scratch, p, gx, gy, stream);
-  if (taps <= 28)
-    return launch < T, C, 28 > (src, dst, scratch, p, gx, gy, stream);
-  if (taps <= 30)
-    return launch < T, C, 30 > (src, dst, scratch, p, gx, gy, stream);
-  return launch < T, C, CF_GM_MAX_TAPS > (src, dst, scratch, p, gx, gy,
-      stream);
+  /* taps run 20-30 from radius 16 up: padded to the next even count, at
+   * least 20 (cf_gm_plan refuses more than CF_GM_MAX_TAPS) */
+  const int pairs = (max (max (gx.taps, gy.taps), 20) + 1) / 2;
+  return cf_with_radius < 10, CF_GM_MAX_TAPS / 2 > (pairs, [&](auto h) {
+        return launch < T, C, 2 * decltype (h)::value > (src, dst, scratch,
+            p, gx, gy, stream);
+      }, [] {
+        return CF_ERROR_INVALID;
+      });
 }
 
 template < typename T > CfStatus
