@@ -65,7 +65,7 @@ struct Args {
   unsigned mask;
   int nf;                       /* filtered channels ... */
   int chan[4];                  /* ... and which */
-  /* The vector engine's rows on one- and two-channel 8-bit planes (0:
+  /* The vector engine's rows on 8-bit planes (0:
    * floats): 8, row taps that are integers in -128..127, summed exactly
    * by dp4a; 16, the Gaussian's row weights in fixed point by dp2a (wy
    * scaled back by 2^-CF_TAP_FIXED_BITS). tw, tw2: the row's tap words
@@ -428,33 +428,40 @@ launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
  *     channels, a float2 column of 8 rows on others; it loads the source
  *     rows it needs (the unsharp mask, copied channels) before it uses any,
  *     and stores each row as one 4- or 2-sample word.
- * On one- and two-channel 8-bit planes from radius INT_MIN_RADIUS (NV12's
- * chroma split into a stream of bytes a channel), rows whose taps
+ * On 8-bit planes from radius INT_MIN_RADIUS (NV12's chroma and RGBA
+ * split into a stream of bytes a channel), rows whose taps
  * are integers (cudaconvolve) or the Gaussian's weights (no unsharp
  * step) run as integer dot products instead (rows_int): the chunk is
  * staged as its samples' words, and each output adds a word's four bytes
  * (dp4a) or two (dp2a, 15-bit fixed-point weights) a instruction against
  * tap words prepared for the byte its leftmost input lies at
  * (cf_tap_words.h); the columns pass runs on floats as before.
- * Channels outside FM (a compile-time mask: RGB of RGBA) are not computed;
- * channels outside the run-time mask are copied from the source. */
+ * Channels outside FM (a compile-time mask: RGB of RGBA) are not computed:
+ * the rows pass leaves their centre sample in its buffer, and the columns
+ * pass copies it; channels in FM but outside the run-time mask are copied
+ * from the source. */
 namespace vec {
 
-/* Blocks a multiprocessor holds (the register cap): shared memory allows
- * 4 on one channel, 3 on others, at radius 15. CF_SEP_MINB* override them
- * for measurements. */
+/* Blocks a multiprocessor holds (the register cap). At radius 15 shared
+ * memory allows 4 on one channel and 3 on others with float rows, 5 on two
+ * and four channels with integer rows (the chunk staged as words), where 4
+ * measured fastest (RGBA 31 + 31: 0.191 ms against 0.202 at 3; at 5 the
+ * kernel spills 248 bytes). CF_SEP_MINB* override them for measurements. */
 #ifndef CF_SEP_MINB1
 #define CF_SEP_MINB1 4
 #endif
 #ifndef CF_SEP_MINB4
 #define CF_SEP_MINB4 3
 #endif
+#ifndef CF_SEP_MINB_INT
+#define CF_SEP_MINB_INT 4
+#endif
 constexpr int SW = 128;         /* strip samples */
 
-template < int C > __host__ __device__ constexpr int
+template < int C, int TAPS > __host__ __device__ constexpr int
 min_blocks ()
 {
-  return C == 1 ? CF_SEP_MINB1 : CF_SEP_MINB4;
+  return C == 1 ? CF_SEP_MINB1 : TAPS ? CF_SEP_MINB_INT : CF_SEP_MINB4;
 }
 
 /* Columns pass: a thread's samples across (a float2 or float4 column of
@@ -628,7 +635,8 @@ store_unit (float *o, const float (&acc)[RM])
         acc[4 * q + 2], acc[4 * q + 3]);
 }
 
-/* The rows pass over the CH staged rows into rows 0 .. CH - 1 of `out`. */
+/* The rows pass over the CH staged rows into rows 0 .. CH - 1 of `out`;
+ * channels outside FM store their centre sample. */
 template < int C, int R, int FM > __device__ __forceinline__ void
 rows (const float *in, float *out, const Args & a)
 {
@@ -652,27 +660,74 @@ rows (const float *in, float *out, const Args & a)
 #pragma unroll
         for (int m = 0; m < M; m++) {
           const int d = 4 * q + e - L::OFF - m;
-          if (d >= 0 && d % C == 0 && d / C <= 2 * R && ((FM >> (m % C)) & 1))
+          if (!((FM >> (m % C)) & 1)) {
+            if (d == R * C)
+              acc[m] = x[e];
+          } else if (d >= 0 && d % C == 0 && d / C <= 2 * R) {
             acc[m] = fmaf (a.wx[d / C], x[e], acc[m]);
+          }
         }
     }
     store_unit (out + lane * L::HP + u * M, acc);
   }
 }
 
-/* The rows pass on words of 8-bit samples (one or two channels): the
+/* A run of NW words of C-channel 8-bit samples as a stream of words a
+ * channel: st[c][q] holds channel c's samples 4q .. 4q + 3 (zeros past
+ * the run). Four channels: a 4x4 byte transpose, 8 byte permutes. */
+template < int C, int NW, int NS > __device__ __forceinline__ void
+channel_streams (const unsigned (&w)[NW], unsigned (&st)[C][NS])
+{
+  auto word =[&](int i) {
+    return i < NW ? w[i] : 0u;
+  };
+#pragma unroll
+  for (int q = 0; q < NS; q++) {
+    if constexpr (C == 1) {
+      st[0][q] = w[q];
+    } else if constexpr (C == 2) {
+      st[0][q] = __byte_perm (word (2 * q), word (2 * q + 1), 0x6420u);
+      st[1][q] = __byte_perm (word (2 * q), word (2 * q + 1), 0x7531u);
+    } else {
+      const unsigned lo01 = __byte_perm (word (4 * q), word (4 * q + 1),
+          0x5140u), hi01 = __byte_perm (word (4 * q), word (4 * q + 1),
+          0x7362u), lo23 = __byte_perm (word (4 * q + 2), word (4 * q + 3),
+          0x5140u), hi23 = __byte_perm (word (4 * q + 2), word (4 * q + 3),
+          0x7362u);
+      st[0][q] = __byte_perm (lo01, lo23, 0x5410u);
+      st[1][q] = __byte_perm (lo01, lo23, 0x7632u);
+      st[2][q] = __byte_perm (hi01, hi23, 0x5410u);
+      st[3][q] = __byte_perm (hi01, hi23, 0x7632u);
+    }
+  }
+}
+
+/* An integer row sum as float, without a conversion instruction (a
+ * quarter-rate one): the sum added to the bits of a float whose unit is
+ * 1. dp4a's signed sums stay within 31 * 255 * 128 < 2^22, dp2a's
+ * unsigned ones below 255 * 2^15 * (1 + 31 * 2^-16) < 2^23. */
+template < int TAPS > __device__ __forceinline__ float
+row_sum_float (int sum)
+{
+  constexpr float BIAS = TAPS == 8 ? 12582912.0f : 8388608.0f;
+  return __int_as_float (__float_as_int (BIAS) + sum) - BIAS;
+}
+
+/* The rows pass on words of 8-bit samples (1, 2 or 4 channels): the
  * unit's staged words as a stream of bytes a channel, then each output a
  * sum of dot products of the stream words holding its 2R + 1 inputs with
  * the tap words for the byte its leftmost input lies at (TAPS 8: dp4a,
- * 16: dp2a; Args), stored as float. */
-template < int C, int R, int TAPS > __device__ __forceinline__ void
+ * 16: dp2a; Args), stored as float. Channels outside FM store their
+ * centre sample instead. */
+template < int C, int R, int FM, int TAPS > __device__ __forceinline__ void
 rows_int (const float *in, float *out, const Args & a)
 {
   using L = Lay < C, R >;
   constexpr int M = RM;
   constexpr int NW = (L::OFF + M - 1 + 2 * R * C) / 4 + 1;
   constexpr int NS = (NW + C - 1) / C;  /* words a channel's stream */
-  static_assert (C <= 2 && L::OFF % C == 0, "a channel's samples at C-byte steps");
+  static_assert (C != 3 && L::OFF % C == 0,
+      "a channel's samples at C-byte steps");
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 #pragma unroll
   for (int u = warp; u < SW / M; u += WARPS) {
@@ -681,17 +736,19 @@ rows_int (const float *in, float *out, const Args & a)
 #pragma unroll
     for (int q = 0; q < NW; q++)
       w[q] = p[q];
-#pragma unroll
-    for (int q = 0; q < NS; q++)
-#pragma unroll
-      for (int c = 0; c < C; c++)
-        st[c][q] = C == 1 ? w[q] : __byte_perm (w[2 * q],
-            2 * q + 1 < NW ? w[2 * q + 1] : 0u, c ? 0x7531u : 0x6420u);
+    channel_streams < C > (w, st);
     float acc[M];
 #pragma unroll
     for (int m = 0; m < M; m++) {
       const int b0 = L::OFF / C + m / C, al = b0 % 4, base = b0 / 4;
       const unsigned *sw = st[m % C] + base;
+      if (!((FM >> (m % C)) & 1)) {
+        /* the centre sample, which the columns pass copies */
+        const int b = al + R;
+        acc[m] = __uint_as_float (__byte_perm (sw[b / 4], 0x4B000000u,
+                b % 4 | 0x7440u)) - 8388608.0f;
+        continue;
+      }
       int sum = 0;
       if constexpr (TAPS == 8) {
 #pragma unroll
@@ -703,7 +760,7 @@ rows_int (const float *in, float *out, const Args & a)
           sum = q % 2 ? cf_dot2 < 1 > (a.tw2[al][q], sw[q / 2], sum) :
               cf_dot2 < 0 > (a.tw2[al][q], sw[q / 2], sum);
       }
-      acc[m] = (float) sum;
+      acc[m] = row_sum_float < TAPS > (sum);
     }
     store_unit (out + lane * L::HP + u * M, acc);
   }
@@ -725,7 +782,9 @@ finish (float v, float in, const Args & a)
 }
 
 /* The columns pass: output rows y0 .. y0 + m - 1 from rows
- * 0 .. m + 2 R - 1 of h. */
+ * 0 .. m + 2 R - 1 of h. Channels outside FM copy the centre sample that
+ * the rows pass left in h; channels in FM but outside the run-time mask
+ * (and the unsharp mask) read the source. */
 template < typename T, int C, int R, int FM, bool SHARPEN >
 __device__ __forceinline__ void
 cols (const float *h, const void *src, size_t sstride, void *dst,
@@ -766,10 +825,11 @@ cols (const float *h, const void *src, size_t sstride, void *dst,
         for (int e = 0; e < W; e++)
           if ((FM >> (e % C)) & 1)
             acc[o][e] = fmaf (a.wy[j - o], x[e], acc[o][e]);
+          else if (j - o == R)
+            acc[o][e] = x[e];   /* the centre sample (rows_any) */
   }
   const bool full = s + W <= samples;
-  const unsigned all = (1u << C) - 1;
-  const bool need_src = SHARPEN || (a.mask & all) != all;
+  const bool need_src = SHARPEN || (a.mask & FM) != FM;
   const T *srow = cf_row < T > (src, sstride, y0 + r0) + s;
   T *drow = cf_row < T > (dst, dstride, y0 + r0) + s;
   /* every row's source samples are loaded before the first is used, so
@@ -800,8 +860,11 @@ cols (const float *h, const void *src, size_t sstride, void *dst,
 #pragma unroll
     for (int e = 0; e < W; e++) {
       const unsigned i = Raw < T, W >::sample (in[o], e);
-      out[e] = ((a.mask >> (e % C)) & 1) ?
-          finish < SHARPEN > (acc[o][e], cf_sample_float (i), a) : i;
+      if (!((FM >> (e % C)) & 1))
+        out[e] = __float_as_uint (acc[o][e] + 8388608.0f) & 0x7FFFFFu;
+      else
+        out[e] = ((a.mask >> (e % C)) & 1) ?
+            finish < SHARPEN > (acc[o][e], cf_sample_float (i), a) : i;
     }
     if (full) {
       *(V *) drow = Raw < T, W >::pack (out);
@@ -830,13 +893,13 @@ template < int C, int R, int FM, int TAPS > __device__ __forceinline__ void
 rows_any (const float *in, float *out, const Args & a)
 {
   if constexpr (TAPS != 0)
-    rows_int < C, R, TAPS > (in, out, a);
+    rows_int < C, R, FM, TAPS > (in, out, a);
   else
     rows < C, R, FM > (in, out, a);
 }
 
 template < typename T, int C, int R, int FM, int TAPS > __global__ void
-__launch_bounds__ (THREADS, min_blocks < C > ())
+__launch_bounds__ (THREADS, min_blocks < C, TAPS > ())
 kernel (const void *__restrict__ src, size_t sstride,
     void *__restrict__ dst, size_t dstride, int width, int height,
     const Args a)
@@ -928,7 +991,7 @@ takes (const CfPlane * src, const CfPlane * dst, int r)
 }
 
 /* The rows as integer dot products where Args has tap words for them
- * (8-bit planes of one and two channels), floats elsewhere. */
+ * (8-bit planes), floats elsewhere. */
 template < typename T, int C, int FM > CfStatus
 launch_taps (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
@@ -953,8 +1016,8 @@ launch_channels (const CfPlane * src, const CfPlane * dst, Args & a,
       return launch_taps < T, 2, 3 > (src, dst, a, stream);
     default:
       return (a.mask & 15u) == 7u ?
-          launch_radius < T, 4, 7 > (src, dst, a, stream) :
-          launch_radius < T, 4, 15 > (src, dst, a, stream);
+          launch_taps < T, 4, 7 > (src, dst, a, stream) :
+          launch_taps < T, 4, 15 > (src, dst, a, stream);
   }
 }
 
@@ -1038,7 +1101,7 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
   for (int c = 0; c < src->channels; c++)
     if ((s->channel_mask >> c) & 1u)
       a.chan[a.nf++] = c;
-  if (src->depth == 8 && src->channels <= 2 && a.r >= vec::INT_MIN_RADIUS
+  if (src->depth == 8 && a.r >= vec::INT_MIN_RADIUS
       && vec::takes < unsigned char > (src, dst, a.r))
     integer_rows (&a, s->fixed_rows);
   cudaStream_t st = (cudaStream_t) stream;

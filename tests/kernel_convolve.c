@@ -294,8 +294,8 @@ integer_taps (int step, int *n)
   }
 }
 
-/* Separable kernels whose row taps are integers on one- and two-channel
- * 8-bit planes from 9 taps: the separable engine sums its rows by byte dot
+/* Separable kernels whose row taps are integers on 8-bit planes of 1, 2
+ * and 4 channels from 9 taps: the separable engine sums its rows by byte dot
  * products (cuda/separable.cu, integer rows); columns random or integer,
  * sizes across a strip's and a chunk's edges, both borders, the largest
  * row sums (every row tap 127 or -128). */
@@ -322,25 +322,34 @@ integer_rows (int step, int *n)
         cols += fabs (p.col[y]);
       /* random_kernel's divisor for these rows */
       p.divisor = mode == 0 ? 0.0 : (mode == 4 ? 2.0 : 1.0) * rows * cols;
-      /* one channel, or two (NV12's chroma; one of them copied) */
-      check (sizes[s][0], sizes[s][1], 1 + (int) (s + k) % 2, 8,
-          (s + k) % 2 ? (k % 2 ? 0x2 : 0x3) : 0x1, &p, "integer rows",
-          (s + k) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+      /* one channel, two (NV12's chroma; one of them copied) or four
+       * (RGBA; alpha copied or filtered) */
+      static const int channels[] = { 1, 2, 4 }, masks[][2] = { {0x1, 0x1},
+      {0x3, 0x2}, {0x7, 0xf}
+      };
+      const int c = (int) (s + k) % 3;
+      check (sizes[s][0], sizes[s][1], channels[c], 8, masks[c][k % 2], &p,
+          "integer rows", (s + k) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
     }
-  for (int v = 0; v < 2; v++) {
+  /* channels, mask, every row tap 127 (0) or -128 (1), absolute, border */
+  static const int extreme[][5] = { {1, 0x1, 0, 0, CF_BORDER_CLAMP},
+  {2, 0x3, 1, 1, CF_BORDER_MIRROR}, {4, 0xf, 1, 0, CF_BORDER_CLAMP},
+  {4, 0x7, 0, 1, CF_BORDER_MIRROR}
+  };
+  for (size_t v = 0; v < sizeof extreme / sizeof extreme[0]; v++) {
     if ((*n)++ % step)
       continue;
     memset (&p, 0, sizeof p);
     p.width = p.height = 31;
     p.separable = 1;
     for (int i = 0; i < 31; i++) {
-      p.row[i] = v ? -128.0f : 127.0f;
+      p.row[i] = extreme[v][2] ? -128.0f : 127.0f;
       p.col[i] = i % 2 ? 1.0f : -1.0f;
     }
     p.divisor = 1.0;
-    p.absolute = v;
-    check (300, 70, 1 + v, 8, v ? 0x3 : 0x1, &p, "integer rows extreme",
-        v ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+    p.absolute = extreme[v][3];
+    check (300, 70, extreme[v][0], 8, extreme[v][1], &p,
+        "integer rows extreme", (CfBorder) extreme[v][4]);
   }
 }
 

@@ -350,10 +350,14 @@ main (void)
       CF_GAUSSIAN_DIRECT, 1.0, 0.01, 0);
   check_path (2050, 600, 2, 16, 3, 2.0, 8.0, CF_BORDER_CLAMP,
       CF_GAUSSIAN_DIRECT, 0.0, 0.0, 0);
-  /* 8-bit planes of one and two channels: the engine's fixed-point rows */
+  /* 8-bit planes of 1, 2 and 4 channels: the engine's fixed-point rows */
   check_path (2050, 600, 2, 8, 3, 5.0, 3.0, CF_BORDER_MIRROR,
       CF_GAUSSIAN_DIRECT, 0.0, 0.0, 0);
   check_path (1031, 333, 1, 8, 1, 3.0, 5.0, CF_BORDER_CLAMP,
+      CF_GAUSSIAN_DIRECT, 0.0, 0.0, 0);
+  check_path (2050, 600, 4, 8, 7, 5.0, 2.0, CF_BORDER_CLAMP,
+      CF_GAUSSIAN_DIRECT, 0.0, 0.0, 0);
+  check_path (1031, 333, 4, 8, 15, 1.5, 5.0, CF_BORDER_MIRROR,
       CF_GAUSSIAN_DIRECT, 0.0, 0.0, 0);
   if (getenv ("CF_TEST_QUICK"))
     return cf_test_finish (passed, failed);
