@@ -5,10 +5,11 @@
  * where it is the faster one and radius 3 on 8-bit planes of 1, 2 or 4
  * channels (small_mask.cu, rows aligned to its vectors),
  * the register 3x3 kernel (gaussian_small.cu, planes aligned to 4
- * samples), the one-pass tile kernel
- * (gaussian_tile.cu) up to radius 8, the separable engine (separable.cu:
- * rows and columns in one pass, the intermediate in shared memory) where
- * its halos fit shared memory, gaussian_wide.cu beyond. */
+ * samples), the one-pass tile kernel (gaussian_tile.cu) up to radius 3,
+ * and up to radius 8 on planes the separable engine's vector path does not
+ * take, the separable engine (separable.cu: rows and columns in one pass,
+ * the intermediate in shared memory) where its halos fit shared memory,
+ * gaussian_wide.cu beyond. */
 #include "gaussian_paths.h"
 #include "separable.h"
 #include "small_mask.h"
@@ -42,8 +43,9 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   if (aligned && p->radius_x <= CF_GAUSSIAN_SMALL_MAX_RADIUS
       && p->radius_y <= CF_GAUSSIAN_SMALL_MAX_RADIUS)
     return cf_gaussian_small (exec, src, dst, p);
-  if (p->radius_x <= CF_GAUSSIAN_TILE_MAX_RADIUS
-      && p->radius_y <= CF_GAUSSIAN_TILE_MAX_RADIUS)
+  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
+  if (r <= CF_GAUSSIAN_TILE_MAX_RADIUS && (r < CF_GAUSSIAN_ENGINE_MIN_RADIUS
+          || !cf_separable_vector_takes (src, dst, r)))
     return cf_gaussian_tile (exec, src, dst, p);
 
   /* the half kernels w[0..r] as whole rows of 2 r + 1 taps */

@@ -1078,6 +1078,13 @@ cf_separable_fits (int rx, int ry, int channels)
   return need <= optin;
 }
 
+extern "C" int
+cf_separable_vector_takes (const CfPlane * src, const CfPlane * dst, int r)
+{
+  return src->depth > 8 ? vec::takes < unsigned short > (src, dst, r) :
+      vec::takes < unsigned char > (src, dst, r);
+}
+
 extern "C" CfStatus
 cf_separable (const CfPlane * src, const CfPlane * dst,
     const CfSeparable * s, void *stream)
@@ -1105,11 +1112,10 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
       && vec::takes < unsigned char > (src, dst, a.r))
     integer_rows (&a, s->fixed_rows);
   cudaStream_t st = (cudaStream_t) stream;
+  const bool vector = cf_separable_vector_takes (src, dst, a.r);
   if (src->depth > 8)
-    return vec::takes < unsigned short > (src, dst, a.r) ?
-        vec::launch_channels < unsigned short > (src, dst, a, st) :
+    return vector ? vec::launch_channels < unsigned short > (src, dst, a, st) :
         launch_channels < unsigned short > (src, dst, a, st);
-  return vec::takes < unsigned char > (src, dst, a.r) ?
-      vec::launch_channels < unsigned char > (src, dst, a, st) :
+  return vector ? vec::launch_channels < unsigned char > (src, dst, a, st) :
       launch_channels < unsigned char > (src, dst, a, st);
 }

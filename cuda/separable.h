@@ -31,14 +31,19 @@ typedef struct {
   CfBorder border;
   unsigned channel_mask;        /* channels filtered; the others are copied */
   /* Nonzero: the row taps are weights in [0, 1] summing to 1 (the blur,
-   * no unsharp step), which 8-bit planes of one or two channels may run
-   * in 15-bit fixed point (within 0.12 of a level before rounding). */
+   * no unsharp step), which 8-bit planes may run in 15-bit fixed point
+   * (within 0.12 of a level before rounding). */
   int fixed_rows;
 } CfSeparable;
 
 /* Whether the engine takes these radii on planes of `channels` channels on
  * the current device (the halos must fit shared memory). */
 int cf_separable_fits (int rx, int ry, int channels);
+
+/* Whether the engine runs these planes at radius r on its vector path
+ * (radius 1 to 15, 1, 2 or 4 channels, rows aligned to 4 samples). */
+int cf_separable_vector_takes (const CfPlane * src, const CfPlane * dst,
+    int r);
 
 /* Filters src into dst (planes checked, not aliasing), queued on `stream`
  * (a cudaStream_t). */

@@ -264,6 +264,37 @@ small (int step)
       }
 }
 
+/* Radii 4 to 8: the separable engine's vector path on planes it takes (1,
+ * 2 or 4 channels, rows aligned to 4 samples), the tile kernel on the
+ * others (three channels, 16-bit rows at 4-byte steps); both borders, the
+ * unsharp step on some, sizes across the engine's strips and chunks. */
+static void
+engine_or_tile (int step, int *n)
+{
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+    int stride;
+  } layouts[] = {
+    {1, 8, 0x1, 0}, {2, 8, 0x3, 0}, {4, 8, 0x7, 0}, {4, 8, 0xF, 16},
+    {1, 16, 0x1, 0}, {4, 16, 0x7, 0}, {3, 8, 0x7, 0}, {1, 16, 0x1, 4},
+    {3, 16, 0x5, 0}
+  };
+
+  for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+    for (int r = 4; r <= 8; r++) {
+      if ((*n)++ % step)
+        continue;
+      cf_test_device_stride_multiple (layouts[l].stride);
+      check_path (131 + 37 * r, 45 + 3 * (int) l, layouts[l].channels,
+          layouts[l].depth, layouts[l].mask, (r - 0.5) / 3.0, (r + l) % 3 ?
+          (r - 0.5) / 3.0 : 1.0, (r + l) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+          CF_GAUSSIAN_AUTO, r == 6 ? 1.0 : 0.0, 0.0, 0);
+    }
+  cf_test_device_stride_multiple (0);
+}
+
 /* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
  * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
  * radii 1, 2 and 3 (the vector kernel's on 8 bits without the unsharp
@@ -342,6 +373,7 @@ main (void)
   multirate (step);
   small (step);
   vector_edges (step, &n);
+  engine_or_tile (step, &n);
   /* The separable engine with segments of several 32-row chunks: a fixed
    * radius, blocked taps (radius above 15) and unequal radii. */
   check_path (2050, 600, 1, 8, 1, 4.0, 4.0, CF_BORDER_CLAMP,
