@@ -497,8 +497,11 @@ template < int C, int R > struct Lay {
   static constexpr int WIN = SW + 2 * A;        /* staged samples a row */
   static constexpr int NV = WIN / 4;            /* vectors a staged row */
   static constexpr int IP = (NV | 1) * 4;       /* staged row pitch */
-  /* integer rows: the chunk staged as its 8-bit samples' words */
-  static constexpr int IPW = NV | 1;
+  /* integer rows: the chunk staged as its 8-bit samples' words, rows 16
+   * bytes apart (4 x an odd number of words: a quarter warp's 16-byte
+   * loads of 8 rows hit distinct banks) */
+  static constexpr int IPW = (NV + 3) / 4 % 2 ? (NV + 3) / 4 * 4 :
+      (NV + 3) / 4 * 4 + 4;
   static constexpr int HP = (SW / 4 | 1) * 4;   /* rows-pass buffer pitch */
   static constexpr int HR = CH + 2 * R;
   static constexpr int FLOATS = CH * IP + HR * HP;
@@ -731,11 +734,19 @@ rows_int (const float *in, float *out, const Args & a)
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 #pragma unroll
   for (int u = warp; u < SW / M; u += WARPS) {
-    const unsigned *p = (const unsigned *) in + lane * L::IPW + u * (M / 4);
+    const uint4 *p = (const uint4 *) in + (lane * L::IPW + u * (M / 4)) / 4;
+    static_assert (SW / M * (M / 4) + (NW + 3) / 4 * 4 <= L::IPW + M / 4,
+        "a unit's 16-byte loads stay within its staged row");
     unsigned w[NW], st[C][NS];
 #pragma unroll
-    for (int q = 0; q < NW; q++)
-      w[q] = p[q];
+    for (int q = 0; q < (NW + 3) / 4; q++) {
+      const uint4 v = p[q];
+      const unsigned x[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+      for (int e = 0; e < 4; e++)
+        if (4 * q + e < NW)
+          w[4 * q + e] = x[e];
+    }
     channel_streams < C > (w, st);
     float acc[M];
 #pragma unroll
