@@ -756,8 +756,7 @@ rows_int (const float *in, float *out, const Args & a)
       if (!((FM >> (m % C)) & 1)) {
         /* the centre sample, which the columns pass copies */
         const int b = al + R;
-        acc[m] = __uint_as_float (__byte_perm (sw[b / 4], 0x4B000000u,
-                b % 4 | 0x7440u)) - 8388608.0f;
+        acc[m] = Raw < unsigned char, 4 >::sample_float (sw[b / 4], b % 4);
         continue;
       }
       int sum = 0;
@@ -777,9 +776,16 @@ rows_int (const float *in, float *out, const Args & a)
   }
 }
 
-/* An output sample as T: finished, rounded half up, clamped (rounding by
- * adding 2^23 toward zero: no float-to-int conversion). SHARPEN: amount is
- * not 0 (the unsharp mask). */
+/* A float in [0, 2^23) truncated to an integer without a float-to-int
+ * conversion: added to 2^23 toward zero, the mantissa's bits. */
+__device__ __forceinline__ unsigned
+truncate_bits (float v)
+{
+  return __float_as_uint (__fadd_rz (v, 8388608.0f)) & 0x7FFFFFu;
+}
+
+/* An output sample as T: finished, rounded half up, clamped. SHARPEN:
+ * amount is not 0 (the unsharp mask). */
 template < bool SHARPEN > __device__ __forceinline__ unsigned
 finish (float v, float in, const Args & a)
 {
@@ -788,8 +794,7 @@ finish (float v, float in, const Args & a)
   v += a.offset;
   if (a.absolute)
     v = fabsf (v);
-  v = fminf (fmaxf (v + 0.5f, 0.0f), a.max);
-  return __float_as_uint (__fadd_rz (v, 8388608.0f)) & 0x7FFFFFu;
+  return truncate_bits (fminf (fmaxf (v + 0.5f, 0.0f), a.max));
 }
 
 /* The columns pass: output rows y0 .. y0 + m - 1 from rows
@@ -872,7 +877,7 @@ cols (const float *h, const void *src, size_t sstride, void *dst,
     for (int e = 0; e < W; e++) {
       const unsigned i = Raw < T, W >::sample (in[o], e);
       if (!((FM >> (e % C)) & 1))
-        out[e] = __float_as_uint (acc[o][e] + 8388608.0f) & 0x7FFFFFu;
+        out[e] = truncate_bits (acc[o][e]);
       else
         out[e] = ((a.mask >> (e % C)) & 1) ?
             finish < SHARPEN > (acc[o][e], cf_sample_float (i), a) : i;
@@ -1119,11 +1124,10 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
   for (int c = 0; c < src->channels; c++)
     if ((s->channel_mask >> c) & 1u)
       a.chan[a.nf++] = c;
-  if (src->depth == 8 && a.r >= vec::INT_MIN_RADIUS
-      && vec::takes < unsigned char > (src, dst, a.r))
+  const bool vector = cf_separable_vector_takes (src, dst, a.r);
+  if (src->depth == 8 && a.r >= vec::INT_MIN_RADIUS && vector)
     integer_rows (&a, s->fixed_rows);
   cudaStream_t st = (cudaStream_t) stream;
-  const bool vector = cf_separable_vector_takes (src, dst, a.r);
   if (src->depth > 8)
     return vector ? vec::launch_channels < unsigned short > (src, dst, a, st) :
         launch_channels < unsigned short > (src, dst, a, st);
