@@ -586,11 +586,12 @@ gather (const T * row, int s, int width, CfBorder border)
 
 /* A thread's vectors of a chunk (Ahead::load's) in a four-channel strip at
  * the plane's left or right edge, all in flight at once: a vector is one
- * pixel, loaded from its border index (the index itself inside the row).
- * At 4K RGBA this strip took 1.2x (radius 15) to 1.75x (radius 6) the time
- * of the others with gather, and set the kernel's time. One or two
- * channels measured slower with it (GRAY16 sigma 2 0.039 -> 0.047 ms) and
- * keep gather. */
+ * pixel (a0 is a multiple of 4), loaded from its border index, which
+ * inside the row is the pixel itself. Through gather, whose calls wait on
+ * their loads one after another, these two strips ran 1.2x (radius 15) to
+ * 1.75x (radius 6) as long as the others at 4K RGBA and set the kernel's
+ * time. One and two channels keep gather: the same and smaller changes
+ * measured slower there (GRAY16 sigma 2 0.039 -> 0.044-0.047 ms). */
 template < typename T, int C, int R > __device__ __noinline__ void
 load_edge_strip (typename Raw < T, 4 >::type * v, const void *src,
     size_t stride, int width, int height, int a0, int y0, CfBorder border)
