@@ -500,8 +500,7 @@ template < int C, int R > struct Lay {
   /* integer rows: the chunk staged as its 8-bit samples' words, rows 16
    * bytes apart (4 x an odd number of words: a quarter warp's 16-byte
    * loads of 8 rows hit distinct banks) */
-  static constexpr int IPW = (NV + 3) / 4 % 2 ? (NV + 3) / 4 * 4 :
-      (NV + 3) / 4 * 4 + 4;
+  static constexpr int IPW = ((NV + 3) / 4 | 1) * 4;
   static constexpr int HP = (SW / 4 | 1) * 4;   /* rows-pass buffer pitch */
   static constexpr int HR = CH + 2 * R;
   static constexpr int FLOATS = CH * IP + HR * HP;
@@ -625,6 +624,8 @@ template < typename T, int C, int R > struct Ahead {
     const bool inside = a0 >= 0 && a0 + L::WIN <= width * C;
     if constexpr (C == 4) {
       if (!inside) {
+        /* a local array: passing v itself would put it in local memory
+         * for the interior strips too */
         V edge[L::PER];
         load_edge_strip < T, C, R > (edge, src, stride, width, height, a0,
             y0, border);
