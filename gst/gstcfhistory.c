@@ -136,7 +136,8 @@ gst_cf_history_filter (GstCudaFilter * self, Slot * slot,
       pl->map.depth = 8;
       pl->map.max = 0;
     }
-    st = gst_cf_slot_filter_plane (self, slot, pl, &planes[0], exec);
+    st = gst_cf_slot_filter_plane (self, slot, pl, &planes[0],
+        &slot->region_scratch, exec);
   }
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
     st = copy_plane (h->on_gpu, GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),

@@ -48,6 +48,14 @@ typedef struct
   DeviceFrame dev;
   /* several regions of interest: each is filtered into it first */
   GstCfRegionScratch region_scratch;
+  /* a second stream on which the planes after the first are filtered
+   * beside the first plane's work (gstcfslots.c), with their own scratch;
+   * made at start with the slot's stream */
+  CfStream planes_stream;
+  CfScratch planes_scratch;
+  GstCfRegionScratch planes_region_scratch;
+  CfEvent planes_fork;          /* the frame's planes are on the device */
+  CfEvent planes_join;          /* the later planes are filtered */
 
   /* the side frame paired with it (gstcfsidepad.h), mapped while in
    * flight; sidebuf NULL: none. On the GPU a side in host memory is

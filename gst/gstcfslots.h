@@ -15,8 +15,8 @@ void gst_cf_device_frame_free (DeviceFrame * dev);
 CfStatus gst_cf_device_frame_alloc (GstCudaFilterPrivate * priv,
     DeviceFrame * dev, gboolean in, gboolean out);
 
-/* Every slot's planes, scratch and stream go (with the context pushed);
- * one stream per slot is made at start, never per frame. */
+/* Every slot's planes, scratch and streams go (with the context pushed);
+ * a slot's two streams are made at start, never per frame. */
 void gst_cf_slots_free (GstCudaFilterPrivate * priv);
 CfStatus gst_cf_slots_create_streams (GstCudaFilterPrivate * priv);
 
@@ -26,11 +26,12 @@ GstFlowReturn gst_cf_filter_error (GstCudaFilter * self, CfStatus st);
 /* Filters one plane of @slot's frame through the element's filter_plane:
  * the whole plane, or each field of an interlaced frame on its own, within
  * the frame's regions and gated by @gate_pl (the plane of luma or colour,
- * gstcfregions.h); a packed 4:2:2 plane as its luma and chroma
- * (gstcfpacked.h), whole: regions and gate do not apply to packed formats. */
+ * gstcfregions.h, several regions through @region_scratch); a packed 4:2:2
+ * plane as its luma and chroma (gstcfpacked.h), whole: regions and gate do
+ * not apply to packed formats. */
 CfStatus gst_cf_slot_filter_plane (GstCudaFilter * self, Slot * slot,
     const GstCudaFilterPlane * pl, const GstCudaFilterPlane * gate_pl,
-    const CfExec * exec);
+    GstCfRegionScratch * region_scratch, const CfExec * exec);
 
 /* start: the frame @inbuf (taken) in @slot, its work queued or done;
  * finish: waits for that work and gives the filtered frame (NULL if it

@@ -96,9 +96,10 @@ static void
 ours (void *c, int i)
 {
   Run *r = c;
-  cf_bench_filter (&r->on_luma, i);
   if (r->nv12)
-    cf_bench_filter (&r->on_chroma, i);
+    cf_bench_filter_pair (&r->on_luma, &r->on_chroma, i);
+  else
+    cf_bench_filter (&r->on_luma, i);
 }
 
 static double
@@ -356,5 +357,6 @@ main (int argc, char **argv)
   general (formats, n, argc > 1 ? argv[1] : NULL);
   if (argc == 1)
     presets (formats, n);
+  cf_bench_nv12_floors (3840, 2160, REPS);
   return 0;
 }

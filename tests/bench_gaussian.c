@@ -81,9 +81,10 @@ static void
 ours (void *c, int i)
 {
   Run *r = c;
-  cf_bench_filter (&r->blur_luma, i);
   if (r->nv12)
-    cf_bench_filter (&r->blur_chroma, i);
+    cf_bench_filter_pair (&r->blur_luma, &r->blur_chroma, i);
+  else
+    cf_bench_filter (&r->blur_luma, i);
 }
 
 static CfNppiSize
@@ -369,5 +370,6 @@ main (int argc, char **argv)
     fixed_masks (formats, 3);
     crossover (formats, n);
   }
+  cf_bench_nv12_floors (3840, 2160, REPS);
   return 0;
 }

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cudaStream_t stream;
+static cudaStream_t stream, side;
+static cudaEvent_t fork_ev, join_ev;
 
 void
 cf_bench_init (void)
@@ -17,6 +18,9 @@ cf_bench_init (void)
     exit (77);
   }
   cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags (&side, cudaStreamNonBlocking);
+  cudaEventCreateWithFlags (&fork_ev, cudaEventDisableTiming);
+  cudaEventCreateWithFlags (&join_ev, cudaEventDisableTiming);
 }
 
 CfStream
@@ -128,6 +132,24 @@ cf_bench_filter (void *filter, int i)
           f->params), "filter");
 }
 
+/* @second on a second stream beside @first, as the elements filter the
+ * planes after the first (gstcfslots.c). */
+void
+cf_bench_filter_pair (void *first, void *second, int i)
+{
+  CfBenchFilter *a = first, *b = second;
+  CfExec ex = { 1, (CfStream) side, &b->scratch };
+  int k = i % b->frames->count;
+
+  cudaEventRecord (fork_ev, stream);
+  cudaStreamWaitEvent (side, fork_ev, 0);
+  cf_bench_check (b->filter (&ex, &b->frames->src[k], &b->frames->dst[k],
+          b->params), "filter");
+  cf_bench_filter (a, i);
+  cudaEventRecord (join_ev, side);
+  cudaStreamWaitEvent (stream, join_ev, 0);
+}
+
 void
 cf_bench_table (const char *columns)
 {
@@ -145,14 +167,54 @@ cf_bench_npp_banner (const char *symbol)
   return fn;
 }
 
-static void
-copy_frame (void *ctx, int i)
+typedef struct
 {
-  CfBenchFrames *f = ctx;
+  CfBenchFrames *a, *b;
+} CopyPair;
+
+static void
+copy_plane (const CfBenchFrames * f, int i, cudaStream_t on)
+{
   const CfPlane *s = &f->src[i % f->count], *d = &f->dst[i % f->count];
   cudaMemcpy2DAsync (d->data, d->stride, s->data, s->stride,
       (size_t) s->width * s->channels * (s->depth > 8 ? 2 : 1), s->height,
-      cudaMemcpyDeviceToDevice, stream);
+      cudaMemcpyDeviceToDevice, on);
+}
+
+/* Both planes' copies at once, on two streams. */
+static void
+copy_pair (void *ctx, int i)
+{
+  CopyPair *c = ctx;
+  cudaEventRecord (fork_ev, stream);
+  cudaStreamWaitEvent (side, fork_ev, 0);
+  copy_plane (c->b, i, side);
+  copy_plane (c->a, i, stream);
+  cudaEventRecord (join_ev, side);
+  cudaStreamWaitEvent (stream, join_ev, 0);
+}
+
+void
+cf_bench_nv12_floors (int width, int height, int reps)
+{
+  CfBenchFrames luma = cf_bench_frames_new (width, height, 1, 8);
+  CfBenchFrames chroma = cf_bench_frames_new (width / 2, height / 2, 2, 8);
+  CopyPair both = { &luma, &chroma };
+  double in_turn = cf_bench_copy_ms (&luma, reps) +
+      cf_bench_copy_ms (&chroma, reps);
+  double forked = cf_bench_median_ms (copy_pair, &both, reps);
+
+  printf ("\nNV12 %dx%d copy floor: planes in turn %.4f ms (the tables' "
+      "floor), planes on two streams %.4f ms\n", width, height, in_turn,
+      forked);
+  cf_bench_frames_free (&luma);
+  cf_bench_frames_free (&chroma);
+}
+
+static void
+copy_frame (void *ctx, int i)
+{
+  copy_plane (ctx, i, stream);
 }
 
 double

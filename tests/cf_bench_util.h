@@ -31,6 +31,9 @@ double cf_bench_time_ms (CfBenchFn fn, void *ctx, int reps, double slow_ms);
 
 /* The floor: a device-to-device copy of frame i (read + write once). */
 double cf_bench_copy_ms (CfBenchFrames * f, int reps);
+/* Prints the NV12 copy floor of a width x height frame both ways: the
+ * planes copied in turn (the benchmarks' floor) and on two streams. */
+void cf_bench_nv12_floors (int width, int height, int reps);
 
 /* A filter of cuda/ on the rotating frames: call i runs filter on frame
  * pair i % count, on the bench stream with its own scratch (which the
@@ -44,6 +47,9 @@ typedef struct
   CfScratch scratch;
 } CfBenchFilter;
 void cf_bench_filter (void *filter, int i);
+/* cf_bench_filter of @first, and of @second on a second stream beside
+ * it, as the elements filter a frame's planes after the first. */
+void cf_bench_filter_pair (void *first, void *second, int i);
 
 /* Prints a markdown table's header row and rule: columns "a | b | c". */
 void cf_bench_table (const char *columns);
