@@ -566,11 +566,8 @@ template < typename T, int W > struct Raw {
 };
 
 /* 4 samples from sample s of a row, through the border mode where they
- * leave it. Out of line, as cf_border_index_near's far rows: only the
- * strips at the plane's edges run it, and inlined into every load it made
- * the kernel larger and spill registers (RGBA, radius 15: 84 bytes). A
- * call returns once its loads have, so such a strip waits on each in
- * turn; four channels load their edge strips through load_edge_strip. */
+ * leave it: the vector across the row's end where it does not end on a
+ * vector. Out of line: inlined at every load it made the kernel larger. */
 template < typename T, int C > __device__ __noinline__ typename Raw < T, 4 >::type
 gather (const T * row, int s, int width, CfBorder border)
 {
@@ -583,30 +580,56 @@ gather (const T * row, int s, int width, CfBorder border)
   return Raw < T, 4 >::pack (v);
 }
 
-/* A thread's vectors of a chunk (Ahead::load's) in a four-channel strip at
- * the plane's left or right edge, all in flight at once: a vector is one
- * pixel (a0 is a multiple of 4), loaded from its border index, which
- * inside the row is the pixel itself. Through gather, whose calls wait on
- * their loads one after another, these two strips ran 1.2x (radius 15) to
- * 1.75x (radius 6) as long as the others at 4K RGBA and set the kernel's
- * time. One and two channels keep gather: the same and smaller changes
- * measured slower there (GRAY16 sigma 2 0.039 -> 0.044-0.047 ms). */
-template < typename T, int C, int R > __device__ __noinline__ void
-load_edge_strip (typename Raw < T, 4 >::type * v, const void *src,
-    size_t stride, int width, int height, int a0, int y0, CfBorder border)
+/* Whether a strip's staged window lies inside its rows. */
+template < int C, int R > __device__ __forceinline__ bool
+window_inside (int s0, int width)
 {
   using L = Lay < C, R >;
-  using V = typename Raw < T, 4 >::type;
-  static_assert (C == 4, "a vector is one pixel");
+  return s0 - L::A >= 0 && s0 - L::A + L::WIN <= width * C;
+}
+
+/* The staged vectors of a chunk that lie wholly outside the row (a strip
+ * at the plane's left or right edge; Ahead::load left them 0; a vector
+ * across the row's end came through gather), each sample set to the
+ * staged sample the border mode maps it to: the window holds at least the
+ * row's first or last R + 1 pixels, so that sample is staged too and lies
+ * in a vector no thread writes here. Only the vectors the row's outputs
+ * read are set (the left halo, R C samples past the row's end), a vector
+ * (a word of 8-bit samples, a float4 of floats) a thread. Shared memory
+ * only, where loading those vectors sample by sample through the border
+ * mode made these strips the slowest of the kernel (1.3x the others at
+ * GRAY8 sigma 5, 1.2x at RGBA sigma 5 with all their loads in flight).
+ * The caller synchronises after it. */
+template < typename T, int C, int R, bool INT > __device__ __forceinline__ void
+fix_edges (float *in, int width, int s0, CfBorder border)
+{
+  using L = Lay < C, R >;
+  const int a0 = s0 - L::A, samples = width * C;
+  const int left = max (0, -a0) / 4;    /* vectors [0, left) */
+  const int first = (samples - a0 + 3) / 4;     /* and [first, last) */
+  const int last = min (L::NV, (samples - a0 + R * C + 3) / 4);
+  const int n = left + max (0, last - first);
+  for (int e = threadIdx.x; e < CH * n; e += THREADS) {
+    const int i = e / n, k = e % n;
+    const int u = k < left ? k : first + k - left;
+    float v[4] = { };
 #pragma unroll
-  for (int k = 0; k < L::PER; k++) {
-    const int e = threadIdx.x + k * THREADS;
-    if (e < CH * L::NV) {
-      const int i = e / L::NV, px = a0 / C + e % L::NV;
-      const T *row = cf_row < T > (src, stride,
-          cf_border_index_near (y0 + i, height, border));
-      v[k] = *(const V *) (row + cf_border_index (px, width, border) * C);
+    for (int q = 0; q < 4; q++) {
+      const int j = 4 * u + q, px = cf_floor_div (a0 + j, C);
+      const int from = cf_border_index (px, width, border) * C + j - px * C;
+      if (a0 + j >= samples + R * C)
+        continue;               /* read by no output of the row */
+      if constexpr (INT)
+        v[q] = ((const unsigned char *) (in + i * L::IPW))[from];
+      else
+        v[q] = in[i * L::IP + from];
     }
+    if constexpr (INT)
+      ((unsigned *) in)[i * L::IPW + u] = (unsigned) v[0] |
+          (unsigned) v[1] << 8 | (unsigned) v[2] << 16 | (unsigned) v[3] << 24;
+    else
+      *(float4 *) (in + i * L::IP + 4 * u) = make_float4 (v[0], v[1], v[2],
+          v[3]);
   }
 }
 
@@ -620,21 +643,8 @@ template < typename T, int C, int R > struct Ahead {
   load (const void *src, size_t stride, int width, int height, int s0,
       int y0, CfBorder border)
   {
-    const int a0 = s0 - L::A;
-    const bool inside = a0 >= 0 && a0 + L::WIN <= width * C;
-    if constexpr (C == 4) {
-      if (!inside) {
-        /* a local array: passing v itself would put it in local memory
-         * for the interior strips too */
-        V edge[L::PER];
-        load_edge_strip < T, C, R > (edge, src, stride, width, height, a0,
-            y0, border);
-#pragma unroll
-        for (int k = 0; k < L::PER; k++)
-          v[k] = edge[k];
-        return;
-      }
-    }
+    const int a0 = s0 - L::A, samples = width * C;
+    const bool inside = window_inside < C, R > (s0, width);
 #pragma unroll
     for (int k = 0; k < L::PER; k++) {
       const int e = threadIdx.x + k * THREADS;
@@ -642,7 +652,9 @@ template < typename T, int C, int R > struct Ahead {
         const int i = e / L::NV, s = a0 + 4 * (e % L::NV);
         const T *row = cf_row < T > (src, stride,
             cf_border_index_near (y0 + i, height, border));
-        v[k] = inside ? *(const V *) (row + s) :
+        /* outside the row: 0 here, set by fix_edges once staged */
+        v[k] = inside || (s >= 0 && s + 4 <= samples) ?
+            *(const V *) (row + s) : s + 4 <= 0 || s >= samples ? V { } :
             gather < T, C > (row, s, width, border);
       }
     }
@@ -971,16 +983,24 @@ kernel (const void *__restrict__ src, size_t sstride,
   const int y_end = min (height, y_begin + a.seg);
   Ahead < T, C, R > next;
 
+  const bool inside = window_inside < C, R > (s0, width);
+  auto stage =[&] {
+    next.template store < INT > (in);
+    __syncthreads ();
+    if (!inside) {
+      fix_edges < T, C, R, INT > (in, width, s0, a.border);
+      __syncthreads ();
+    }
+  };
+
   /* h row i holds input row y_begin - R + i */
   next.load (src, sstride, width, height, s0, y_begin - R, a.border);
-  next.template store < INT > (in);
-  __syncthreads ();
+  stage ();
   next.load (src, sstride, width, height, s0, y_begin + R, a.border);
   rows_any < C, R, FM, TAPS > (in, h, a);
   __syncthreads ();
   for (int y = y_begin;; y += CH) {
-    next.template store < INT > (in);
-    __syncthreads ();
+    stage ();
     if (y + CH < y_end)
       next.load (src, sstride, width, height, s0, y + CH + R, a.border);
     rows_any < C, R, FM, TAPS > (in, h + 2 * R * L::HP, a);
