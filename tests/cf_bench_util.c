@@ -122,14 +122,35 @@ cf_bench_time_ms (CfBenchFn fn, void *ctx, int reps, double slow_ms)
   return probe > slow_ms ? probe : cf_bench_median_ms (fn, ctx, reps);
 }
 
-void
-cf_bench_filter (void *filter, int i)
+/* The side stream waits for what the bench stream has queued (fork), and
+ * the bench stream for what the side stream then queued (join). */
+static void
+fork_side (void)
 {
-  CfBenchFilter *f = filter;
-  CfExec ex = { 1, cf_bench_stream (), &f->scratch };
+  cudaEventRecord (fork_ev, stream);
+  cudaStreamWaitEvent (side, fork_ev, 0);
+}
+
+static void
+join_side (void)
+{
+  cudaEventRecord (join_ev, side);
+  cudaStreamWaitEvent (stream, join_ev, 0);
+}
+
+static void
+filter_on (CfBenchFilter * f, int i, cudaStream_t on)
+{
+  CfExec ex = { 1, (CfStream) on, &f->scratch };
   int k = i % f->frames->count;
   cf_bench_check (f->filter (&ex, &f->frames->src[k], &f->frames->dst[k],
           f->params), "filter");
+}
+
+void
+cf_bench_filter (void *filter, int i)
+{
+  filter_on (filter, i, stream);
 }
 
 /* @second on a second stream beside @first, as the elements filter the
@@ -137,17 +158,10 @@ cf_bench_filter (void *filter, int i)
 void
 cf_bench_filter_pair (void *first, void *second, int i)
 {
-  CfBenchFilter *a = first, *b = second;
-  CfExec ex = { 1, (CfStream) side, &b->scratch };
-  int k = i % b->frames->count;
-
-  cudaEventRecord (fork_ev, stream);
-  cudaStreamWaitEvent (side, fork_ev, 0);
-  cf_bench_check (b->filter (&ex, &b->frames->src[k], &b->frames->dst[k],
-          b->params), "filter");
-  cf_bench_filter (a, i);
-  cudaEventRecord (join_ev, side);
-  cudaStreamWaitEvent (stream, join_ev, 0);
+  fork_side ();
+  filter_on (second, i, side);
+  filter_on (first, i, stream);
+  join_side ();
 }
 
 void
@@ -186,12 +200,10 @@ static void
 copy_pair (void *ctx, int i)
 {
   CopyPair *c = ctx;
-  cudaEventRecord (fork_ev, stream);
-  cudaStreamWaitEvent (side, fork_ev, 0);
+  fork_side ();
   copy_plane (c->b, i, side);
   copy_plane (c->a, i, stream);
-  cudaEventRecord (join_ev, side);
-  cudaStreamWaitEvent (stream, join_ev, 0);
+  join_side ();
 }
 
 void
