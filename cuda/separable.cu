@@ -36,6 +36,7 @@
 #include "cf_border_near.cuh"
 #include "cf_dot.cuh"
 #include "cf_tap_words.h"
+#include "cf_mma.cuh"
 
 #include <algorithm>
 
@@ -74,6 +75,10 @@ struct Args {
   int tap_bits;
   unsigned tw[4][(3 + 30) / 4 + 1];
   unsigned tw2[4][(3 + 30) / 2 + 1];
+  /* Nonzero: the columns pass on tensor cores (vec::cols_tensor), on the
+   * rows' outputs as halves h = row sum x hscale; wy then weighs h. */
+  int tensor;
+  float hscale;
 };
 
 /* Taps a pass runs: 2 r + 1, or that rounded up to B above MAX_FIXED (and
@@ -457,6 +462,10 @@ namespace vec {
 #define CF_SEP_MINB_INT 4
 #endif
 constexpr int SW = 128;         /* strip samples */
+/* The tensor-core columns' output tile (CH rows of SW bytes, in the staging
+ * area): a row 16 bytes past a multiple of 128, so that a warp's 2-byte
+ * stores to 8 rows fall on distinct banks. */
+constexpr int TILE_PITCH = SW + 16;
 
 template < int C, int TAPS > __host__ __device__ constexpr int
 min_blocks ()
@@ -506,6 +515,14 @@ template < int C, int R > struct Lay {
   static constexpr int FLOATS = CH * IP + HR * HP;
   static constexpr int FLOATS_INT = CH * IPW + HR * HP;
   static constexpr int PER = (CH * NV + THREADS - 1) / THREADS;
+  /* tensor-core columns: the rows-pass buffer as halves, rows 16 bytes
+   * past a multiple of 128 (a ldmatrix's 8 rows on distinct banks), KT
+   * whole 16-row tiles (zeros past HR); ND distinct tiles of column
+   * weights */
+  static constexpr int HP16 = SW + 8;
+  static constexpr int KT = (HR + 15) / 16;
+  static constexpr int ND = KT - 1;
+  static constexpr int FLOATS_TC = CH * IPW + KT * 16 * HP16 / 2;
   static_assert (2 * R <= CH, "the shift copies without overlap");
   static_assert ((SW / RM) % WARPS == 0, "rows units a warp");
 };
@@ -691,6 +708,18 @@ store_unit (float *o, const float (&acc)[RM])
         acc[4 * q + 2], acc[4 * q + 3]);
 }
 
+/* The same as halves (the tensor-core columns' buffer), 16 bytes a store. */
+__device__ __forceinline__ void
+store_unit_half (__half * o, const float (&acc)[RM])
+{
+#pragma unroll
+  for (int q = 0; q < RM / 8; q++)
+    *(uint4 *) (o + 8 * q) = make_uint4 (cf_half2_bits (acc[8 * q],
+            acc[8 * q + 1]), cf_half2_bits (acc[8 * q + 2], acc[8 * q + 3]),
+        cf_half2_bits (acc[8 * q + 4], acc[8 * q + 5]),
+        cf_half2_bits (acc[8 * q + 6], acc[8 * q + 7]));
+}
+
 /* The rows pass over the CH staged rows into rows 0 .. CH - 1 of `out`;
  * channels outside FM store their centre sample. */
 template < int C, int R, int FM > __device__ __forceinline__ void
@@ -773,9 +802,10 @@ row_sum_float (int sum)
  * unit's staged words as a stream of bytes a channel, then each output a
  * sum of dot products of the stream words holding its 2R + 1 inputs with
  * the tap words for the byte its leftmost input lies at (TAPS 8: dp4a,
- * 16: dp2a; Args), stored as float. Channels outside FM store their
- * centre sample instead. */
-template < int C, int R, int FM, int TAPS > __device__ __forceinline__ void
+ * 16: dp2a; Args), stored as float, or (TC) as half of the sum x hscale.
+ * Channels outside FM store their centre sample instead. */
+template < int C, int R, int FM, int TAPS, bool TC >
+__device__ __forceinline__ void
 rows_int (const float *in, float *out, const Args & a)
 {
   using L = Lay < C, R >;
@@ -824,8 +854,13 @@ rows_int (const float *in, float *out, const Args & a)
               cf_dot2 < 0 > (a.tw2[al][q], sw[q / 2], sum);
       }
       acc[m] = row_sum_float < TAPS > (sum);
+      if constexpr (TC)
+        acc[m] *= a.hscale;
     }
-    store_unit (out + lane * L::HP + u * M, acc);
+    if constexpr (TC)
+      store_unit_half ((__half *) out + lane * L::HP16 + u * M, acc);
+    else
+      store_unit (out + lane * L::HP + u * M, acc);
   }
 }
 
@@ -947,27 +982,135 @@ cols (const float *h, const void *src, size_t sstride, void *dst,
   }
 }
 
-/* h's rows CH .. CH + 2 R - 1 to its top. */
-template < int C, int R > __device__ __forceinline__ void
+/* h's rows CH .. CH + 2 R - 1 to its top (TC: a buffer of halves). */
+template < int C, int R, bool TC > __device__ __forceinline__ void
 shift (float *h)
 {
   using L = Lay < C, R >;
-  constexpr int N4 = 2 * R * (L::HP / 4);
+  constexpr int ROW = TC ? L::HP16 / 2 : L::HP;        /* floats a row */
+  constexpr int N4 = 2 * R * (ROW / 4);
   for (int i = threadIdx.x; i < N4; i += THREADS)
-    ((float4 *) h)[i] = ((const float4 *) (h + CH * L::HP))[i];
+    ((float4 *) h)[i] = ((const float4 *) (h + CH * ROW))[i];
 }
 
 /* The rows pass of a chunk: on floats, or on words (TAPS, rows_int). */
-template < int C, int R, int FM, int TAPS > __device__ __forceinline__ void
+template < int C, int R, int FM, int TAPS, bool TC >
+__device__ __forceinline__ void
 rows_any (const float *in, float *out, const Args & a)
 {
   if constexpr (TAPS != 0)
-    rows_int < C, R, FM, TAPS > (in, out, a);
+    rows_int < C, R, FM, TAPS, TC > (in, out, a);
   else
     rows < C, R, FM > (in, out, a);
 }
 
-template < typename T, int C, int R, int FM, int TAPS > __global__ void
+/* The tensor-core columns pass's weights: output row o of a chunk is
+ * sum over j of wy[j - o] h[j], a band of the CH x 16 KT matrix whose
+ * 16 x 16 tiles depend only on their diagonal offset D (tile rows 16 m,
+ * columns 16 (m + D)); this thread's A fragments of tiles D = 0 .. ND - 1. */
+template < int C, int R > __device__ __forceinline__ void
+column_weights (const Args & a, unsigned (&w)[Lay < C, R >::ND][4])
+{
+  const int g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
+  auto tap =[&](int D, int r, int c) {
+    const int k = 16 * D + c - r;
+    return k >= 0 && k <= 2 * R ? a.wy[k] : 0.0f;
+  };
+#pragma unroll
+  for (int D = 0; D < Lay < C, R >::ND; D++)
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      const int r = g + 8 * (i % 2), c = 2 * t + 8 * (i / 2);
+      w[D][i] = cf_half2_bits (tap (D, r, c), tap (D, r, c + 1));
+    }
+}
+
+/* The columns pass on tensor cores (8-bit planes, no unsharp step): a warp
+ * takes 16 samples across and the chunk's CH output rows, two 16 x 8 tiles
+ * of each of the CH / 16 row tiles, summing over the KT row tiles of h
+ * (halves) that their band meets; each output finished (offset, absolute,
+ * rounded, clamped) into the byte tile `out` (CH rows, TILE_PITCH).
+ * Channels outside FM copy the centre sample the rows pass left in h. */
+template < int C, int R, int FM > __device__ __forceinline__ void
+cols_tensor (const float *hf, unsigned char *out, const Args & a,
+    const unsigned (&w)[Lay < C, R >::ND][4])
+{
+  using L = Lay < C, R >;
+  constexpr int MT = CH / 16;
+  static_assert (SW == 16 * WARPS, "16 samples across a warp");
+  const __half *h = (const __half *) hf;
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int n0 = 16 * (threadIdx.x / 32);
+  const unsigned b_addr = (unsigned) __cvta_generic_to_shared (h +
+      (lane % 16) * L::HP16 + n0 + lane / 16 * 8);
+  float acc[MT][2][4] = { };
+#pragma unroll
+  for (int kt = 0; kt < L::KT; kt++) {
+    unsigned b[4];
+    cf_ldmatrix_x4_trans (b, b_addr + kt * 16 * L::HP16 * sizeof (__half));
+#pragma unroll
+    for (int mt = 0; mt < MT; mt++)
+      if (kt - mt >= 0 && kt - mt < L::ND) {
+        cf_mma_16816 (acc[mt][0], w[kt - mt], b[0], b[1]);
+        cf_mma_16816 (acc[mt][1], w[kt - mt], b[2], b[3]);
+      }
+  }
+#pragma unroll
+  for (int mt = 0; mt < MT; mt++)
+#pragma unroll
+    for (int nt = 0; nt < 2; nt++)
+#pragma unroll
+      for (int half = 0; half < 2; half++) {
+        const int row = 16 * mt + g + 8 * half, n = n0 + 8 * nt + 2 * t;
+        unsigned v[2];
+#pragma unroll
+        for (int e = 0; e < 2; e++)
+          v[e] = (FM >> ((n + e) % C)) & 1 ?
+              finish < false > (acc[mt][nt][2 * half + e], 0.0f, a) :
+              truncate_bits (__half2float (h[(row + R) * L::HP16 + n + e]));
+        *(unsigned short *) (out + row * TILE_PITCH + n) =
+            (unsigned short) (v[0] | v[1] << 8);
+      }
+}
+
+/* The output tile to rows y0 .. y0 + m - 1 of dst, 16 bytes a thread
+ * (four-channel 8-bit planes: a word a pixel); the bytes in `keep` (a
+ * word's mask of channels copied at run time) from the source. */
+__device__ __forceinline__ void
+store_tile (const unsigned char *tile, const void *src, size_t sstride,
+    void *dst, size_t dstride, int width, int s0, int y0, int m,
+    unsigned keep)
+{
+  constexpr int Q = SW / 16;    /* threads a row */
+  static_assert (CH * Q == THREADS, "a thread for every 16 bytes");
+  const int row = threadIdx.x / Q, s = s0 + 16 * (threadIdx.x % Q);
+  const int samples = 4 * width;
+  if (row >= m || s >= samples)
+    return;
+  const uint4 v = *(const uint4 *) (tile + row * TILE_PITCH + s - s0);
+  unsigned wd[4] = { v.x, v.y, v.z, v.w };
+  unsigned *d = (unsigned *) (cf_row < unsigned char >(dst, dstride,
+          y0 + row) + s);
+  if (keep) {
+    const unsigned *sr = (const unsigned *) (cf_row < unsigned char >(src,
+            sstride, y0 + row) + s);
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+      if (s + 4 * i < samples)
+        wd[i] = (wd[i] & ~keep) | (sr[i] & keep);
+  }
+  if (s + 16 <= samples && (uintptr_t) d % 16 == 0) {
+    *(uint4 *) d = make_uint4 (wd[0], wd[1], wd[2], wd[3]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+      if (s + 4 * i < samples)
+        d[i] = wd[i];
+  }
+}
+
+template < typename T, int C, int R, int FM, int TAPS, bool TC >
+__global__ void
 __launch_bounds__ (THREADS, min_blocks < C, TAPS > ())
 kernel (const void *__restrict__ src, size_t sstride,
     void *__restrict__ dst, size_t dstride, int width, int height,
@@ -975,9 +1118,29 @@ kernel (const void *__restrict__ src, size_t sstride,
 {
   using L = Lay < C, R >;
   constexpr bool INT = TAPS != 0;
+  static_assert (!TC || (INT && C == 4 && sizeof (T) == 1),
+      "tensor-core columns: four-channel 8-bit planes, integer rows");
+  static_assert (CH * TILE_PITCH <= CH * L::IPW * 4,
+      "the output tile fits the staging area");
   extern __shared__ float4 smem4[];
   float *in = (float *) smem4;
   float *h = in + CH * (INT ? L::IPW : L::IP);
+  /* h's row i, a row of halves with TC */
+  auto hrow =[&](int i) {
+    return TC ? (float *) ((__half *) h + i * L::HP16) : h + i * L::HP;
+  };
+  [[maybe_unused]] unsigned w[TC ? L::ND : 1][4];
+  [[maybe_unused]] unsigned keep = 0;   /* TC: a pixel's bytes from src */
+  if constexpr (TC) {
+    column_weights < C, R > (a, w);
+    for (int c = 0; c < C; c++)
+      if (((FM & ~a.mask) >> c) & 1)
+        keep |= 0xFFu << 8 * c;
+    /* the rows past HR that the last row tile reads: zeros */
+    constexpr int Z = (16 * L::KT - L::HR) * L::HP16 / 8;
+    for (int i = threadIdx.x; i < Z; i += THREADS)
+      ((uint4 *) hrow (L::HR))[i] = make_uint4 (0, 0, 0, 0);
+  }
   const int s0 = blockIdx.x * SW;
   const int y_begin = blockIdx.y * a.seg;
   const int y_end = min (height, y_begin + a.seg);
@@ -997,15 +1160,22 @@ kernel (const void *__restrict__ src, size_t sstride,
   next.load (src, sstride, width, height, s0, y_begin - R, a.border);
   stage ();
   next.load (src, sstride, width, height, s0, y_begin + R, a.border);
-  rows_any < C, R, FM, TAPS > (in, h, a);
+  rows_any < C, R, FM, TAPS, TC > (in, h, a);
   __syncthreads ();
   for (int y = y_begin;; y += CH) {
     stage ();
     if (y + CH < y_end)
       next.load (src, sstride, width, height, s0, y + CH + R, a.border);
-    rows_any < C, R, FM, TAPS > (in, h + 2 * R * L::HP, a);
+    rows_any < C, R, FM, TAPS, TC > (in, hrow (2 * R), a);
     __syncthreads ();
-    if (a.amount != 0.0f)
+    if constexpr (TC) {
+      /* the output tile in the staging area, which the rows pass is done
+       * with until the next stage () */
+      cols_tensor < C, R, FM > (h, (unsigned char *) in, a, w);
+      __syncthreads ();
+      store_tile ((const unsigned char *) in, src, sstride, dst, dstride,
+          width, s0, y, min (CH, y_end - y), keep);
+    } else if (a.amount != 0.0f)
       cols < T, C, R, FM, true > (h, src, sstride, dst, dstride, width, s0,
           y, min (CH, y_end - y), a);
     else
@@ -1014,17 +1184,19 @@ kernel (const void *__restrict__ src, size_t sstride,
     if (y + CH >= y_end)
       break;
     __syncthreads ();
-    shift < C, R > (h);
+    shift < C, R, TC > (h);
   }
 }
 
-template < typename T, int C, int R, int FM, int TAPS = 0 > CfStatus
+template < typename T, int C, int R, int FM, int TAPS = 0, bool TC = false >
+CfStatus
 launch (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
-  constexpr auto K = kernel < T, C, R, FM, TAPS >;
+  constexpr auto K = kernel < T, C, R, FM, TAPS, TC >;
   using L = Lay < C, R >;
-  const size_t smem = sizeof (float) * (TAPS ? L::FLOATS_INT : L::FLOATS);
+  const size_t smem = sizeof (float) * (TC ? L::FLOATS_TC : TAPS ?
+      L::FLOATS_INT : L::FLOATS);
   CfStatus st = cf_allow_smem < K > (smem);
   if (st != CF_OK)
     return st;
@@ -1043,14 +1215,15 @@ launch (const CfPlane * src, const CfPlane * dst, Args & a,
   return cf_launch_status ();
 }
 
-template < typename T, int C, int FM, int TAPS = 0 > CfStatus
+template < typename T, int C, int FM, int TAPS = 0, bool TC = false >
+CfStatus
 launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
   return cf_with_radius < TAPS ? INT_MIN_RADIUS : 1, MAX_FIXED > (a.r,
       [&](auto r) {
-        return launch < T, C, decltype (r)::value, FM, TAPS > (src, dst, a,
-            stream);
+        return launch < T, C, decltype (r)::value, FM, TAPS, TC > (src, dst,
+            a, stream);
       }, [] {
         return CF_ERROR_INVALID;
       });
@@ -1068,12 +1241,18 @@ takes (const CfPlane * src, const CfPlane * dst, int r)
 }
 
 /* The rows as integer dot products where Args has tap words for them
- * (8-bit planes), floats elsewhere. */
+ * (8-bit planes), floats elsewhere; the columns on tensor cores where Args
+ * says so (four-channel 8-bit planes). */
 template < typename T, int C, int FM > CfStatus
 launch_taps (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
   if constexpr (sizeof (T) == 1) {
+    if constexpr (C == 4)
+      if (a.tensor)
+        return a.tap_bits == 8 ?
+            launch_radius < T, C, FM, 8, true > (src, dst, a, stream) :
+            launch_radius < T, C, FM, 16, true > (src, dst, a, stream);
     if (a.tap_bits == 8)
       return launch_radius < T, C, FM, 8 > (src, dst, a, stream);
     if (a.tap_bits == 16)
@@ -1125,6 +1304,38 @@ integer_rows (Args * a, int fixed)
     for (int k = 0; k < n; k++)
       a->wy[k] = ldexpf (a->wy[k], -CF_TAP_FIXED_BITS);
   }
+}
+
+/* The columns pass on tensor cores (vec::cols_tensor) where the rows run as
+ * integers on a four-channel 8-bit plane, there is no unsharp step, and the
+ * kernel's gain (its absolute taps' sums multiplied) is at most 1, so that
+ * h = row sum x hscale lies within [-255.2, 255.2]: its halves are off by
+ * at most 0.0625 and each column weight as a half by 2^-11 of itself, which
+ * moves an output by at most 0.19 of a level (with the fixed-point rows'
+ * 0.12: within the engine's 1 LSB). Turing's tensor cores and later. */
+void
+tensor_columns (Args * a, const CfSeparable * s)
+{
+  double gx = 0.0, gy = 0.0;
+  int dev, major = 0, minor = 0;
+  for (int k = 0; k <= 2 * s->rx; k++)
+    gx += fabs (s->row[k]);
+  for (int k = 0; k <= 2 * s->ry; k++)
+    gy += fabs (s->col[k]);
+  if (a->tap_bits == 0 || a->amount != 0.0f || gx * gy > 1.0 + 1e-4
+      || gx == 0.0 || cudaGetDevice (&dev) != cudaSuccess
+      || cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
+          dev) != cudaSuccess
+      || cudaDeviceGetAttribute (&minor, cudaDevAttrComputeCapabilityMinor,
+          dev) != cudaSuccess || major * 10 + minor < 75)
+    return;
+  /* fixed-point rows: their sums are 2^CF_TAP_FIXED_BITS times the
+   * weights' (and wy was scaled down by as much); integer rows: gx times */
+  a->hscale = a->tap_bits == 16 ? ldexpf (1.0f, -CF_TAP_FIXED_BITS) :
+      (float) (1.0 / gx);
+  for (int k = 0; k <= 2 * a->r; k++)
+    a->wy[k] /= a->hscale;
+  a->tensor = 1;
 }
 
 /* The vector engine's shared memory, in floats. */
@@ -1186,8 +1397,11 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
     if ((s->channel_mask >> c) & 1u)
       a.chan[a.nf++] = c;
   const bool vector = cf_separable_vector_takes (src, dst, a.r);
-  if (src->depth == 8 && a.r >= vec::INT_MIN_RADIUS && vector)
+  if (src->depth == 8 && a.r >= vec::INT_MIN_RADIUS && vector) {
     integer_rows (&a, s->fixed_rows);
+    if (src->channels == 4)
+      tensor_columns (&a, s);
+  }
   cudaStream_t st = (cudaStream_t) stream;
   if (src->depth > 8)
     return vector ? vec::launch_channels < unsigned short > (src, dst, a, st) :

@@ -353,6 +353,54 @@ integer_rows (int step, int *n)
   }
 }
 
+/* Separable kernels on RGBA that the engine's columns pass runs on tensor
+ * cores (cuda/separable.cu, tensor_columns): integer row taps from 7 on, a
+ * gain (the absolute taps' sums multiplied) of at most 1, no unsharp
+ * step; radii 3 to 15 on either axis, sizes across a strip's and a
+ * chunk's edges, every channel filtered, alpha copied, two channels copied
+ * at run time, offsets, absolute values, both borders, rows whose 16-byte
+ * stores are unaligned (a stride of an odd number of 4-byte words), and
+ * the largest row sums (every row tap 127). */
+static void
+tensor_columns (int step, int *n)
+{
+  static const int sizes[][2] = { {1, 1}, {45, 37}, {257, 45}, {1031, 333} };
+  static const int sides[][2] = { {7, 7}, {31, 31}, {31, 9}, {11, 25},
+  {19, 19}, {31, 7}
+  };
+  static const unsigned masks[] = { 0xF, 0x7, 0x5, 0x8 };
+  static CfConvolveParams p;
+
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++) {
+      if ((*n)++ % step)
+        continue;
+      const int v = (int) (s * 6 + k), extreme = v % 7 == 6;
+      double rows = 0.0, cols = 0.0;
+      memset (&p, 0, sizeof p);
+      p.width = sides[k][0];
+      p.height = sides[k][1];
+      p.separable = 1;
+      for (int x = 0; x < p.width; x++)
+        rows += p.row[x] = extreme ? 127.0f : (float) (cf_test_rand () % 8);
+      if (rows == 0.0)
+        rows = p.row[p.width / 2] = 1.0f;
+      for (int y = 0; y < p.height; y++)
+        cols += p.col[y] = rand_tap (0.0f);
+      if (cols == 0.0)
+        cols = p.col[p.height / 2] = 1.0f;
+      /* divisor: the sum (gain 1), or twice it with an offset, or the sum
+       * with a negative offset and absolute values */
+      p.divisor = v % 3 == 1 ? 2.0 * rows * cols : 0.0;
+      p.offset = v % 3 == 1 ? 0.2 : v % 3 == 2 ? -0.3 : 0.0;
+      p.absolute = v % 3 == 2;
+      cf_test_device_stride_multiple (v % 2 ? 4 : 0);
+      check (sizes[s][0], sizes[s][1], 4, 8, masks[v % 4], &p,
+          "tensor columns", v % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+    }
+  cf_test_device_stride_multiple (0);
+}
+
 int
 main (void)
 {
@@ -401,6 +449,7 @@ main (void)
   cf_test_device_stride_multiple (0);
   integer_taps (step, &n);
   integer_rows (step, &n);
+  tensor_columns (step, &n);
   /* every square separable size (each is compiled on its own) */
   for (int k = 1; k <= CF_CONVOLVE_MAX_SIDE; k += 2)
     for (int l = 0; l < 3; l++) {
