@@ -461,16 +461,20 @@ namespace vec {
 #ifndef CF_SEP_MINB_INT
 #define CF_SEP_MINB_INT 4
 #endif
+#ifndef CF_SEP_MINB_TC
+#define CF_SEP_MINB_TC 4
+#endif
 constexpr int SW = 128;         /* strip samples */
 /* The tensor-core columns' output tile (CH rows of SW bytes, in the staging
  * area): a row 16 bytes past a multiple of 128, so that a warp's 2-byte
  * stores to 8 rows fall on distinct banks. */
 constexpr int TILE_PITCH = SW + 16;
 
-template < int C, int TAPS > __host__ __device__ constexpr int
+template < int C, int TAPS, bool TC > __host__ __device__ constexpr int
 min_blocks ()
 {
-  return C == 1 ? CF_SEP_MINB1 : TAPS ? CF_SEP_MINB_INT : CF_SEP_MINB4;
+  return TC ? CF_SEP_MINB_TC : C == 1 ? CF_SEP_MINB1 : TAPS ?
+      CF_SEP_MINB_INT : CF_SEP_MINB4;
 }
 
 /* Columns pass: a thread's samples across (a float2 or float4 column of
@@ -1074,9 +1078,10 @@ cols_tensor (const float *hf, unsigned char *out, const Args & a,
 }
 
 /* The output tile to rows y0 .. y0 + m - 1 of dst, 16 bytes a thread
- * (four-channel 8-bit planes: a word a pixel); the bytes in `keep` (a
- * word's mask of channels copied at run time) from the source. */
-__device__ __forceinline__ void
+ * (words where the row is not 16-byte aligned, bytes past the last whole
+ * word of a row); the bytes in `keep` (a word's mask of the channels
+ * copied at run time) from the source. */
+template < int C > __device__ __forceinline__ void
 store_tile (const unsigned char *tile, const void *src, size_t sstride,
     void *dst, size_t dstride, int width, int s0, int y0, int m,
     unsigned keep)
@@ -1084,42 +1089,45 @@ store_tile (const unsigned char *tile, const void *src, size_t sstride,
   constexpr int Q = SW / 16;    /* threads a row */
   static_assert (CH * Q == THREADS, "a thread for every 16 bytes");
   const int row = threadIdx.x / Q, s = s0 + 16 * (threadIdx.x % Q);
-  const int samples = 4 * width;
+  const int samples = C * width;
   if (row >= m || s >= samples)
     return;
   const uint4 v = *(const uint4 *) (tile + row * TILE_PITCH + s - s0);
   unsigned wd[4] = { v.x, v.y, v.z, v.w };
-  unsigned *d = (unsigned *) (cf_row < unsigned char >(dst, dstride,
-          y0 + row) + s);
-  if (keep) {
-    const unsigned *sr = (const unsigned *) (cf_row < unsigned char >(src,
-            sstride, y0 + row) + s);
+  unsigned char *d = cf_row < unsigned char >(dst, dstride, y0 + row) + s;
+  const unsigned char *sr = cf_row < unsigned char >(src, sstride,
+      y0 + row) + s;
+  if (s + 16 <= samples) {
+    if (keep)
 #pragma unroll
-    for (int i = 0; i < 4; i++)
-      if (s + 4 * i < samples)
-        wd[i] = (wd[i] & ~keep) | (sr[i] & keep);
+      for (int i = 0; i < 4; i++)
+        wd[i] = (wd[i] & ~keep) | (((const unsigned *) sr)[i] & keep);
+    if ((uintptr_t) d % 16 == 0)
+      *(uint4 *) d = make_uint4 (wd[0], wd[1], wd[2], wd[3]);
+    else
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        ((unsigned *) d)[i] = wd[i];
+    return;
   }
-  if (s + 16 <= samples && (uintptr_t) d % 16 == 0) {
-    *(uint4 *) d = make_uint4 (wd[0], wd[1], wd[2], wd[3]);
-  } else {
-#pragma unroll
-    for (int i = 0; i < 4; i++)
-      if (s + 4 * i < samples)
-        d[i] = wd[i];
+  for (int b = 0; s + b < samples; b++) {
+    const unsigned byte = (keep >> 8 * (b % 4)) & 1 ? sr[b] :
+        wd[b / 4] >> 8 * (b % 4) & 0xFFu;
+    d[b] = (unsigned char) byte;
   }
 }
 
 template < typename T, int C, int R, int FM, int TAPS, bool TC >
 __global__ void
-__launch_bounds__ (THREADS, min_blocks < C, TAPS > ())
+__launch_bounds__ (THREADS, min_blocks < C, TAPS, TC > ())
 kernel (const void *__restrict__ src, size_t sstride,
     void *__restrict__ dst, size_t dstride, int width, int height,
     const Args a)
 {
   using L = Lay < C, R >;
   constexpr bool INT = TAPS != 0;
-  static_assert (!TC || (INT && C == 4 && sizeof (T) == 1),
-      "tensor-core columns: four-channel 8-bit planes, integer rows");
+  static_assert (!TC || (INT && sizeof (T) == 1),
+      "tensor-core columns: 8-bit planes, integer rows");
   static_assert (CH * TILE_PITCH <= CH * L::IPW * 4,
       "the output tile fits the staging area");
   extern __shared__ float4 smem4[];
@@ -1133,9 +1141,9 @@ kernel (const void *__restrict__ src, size_t sstride,
   [[maybe_unused]] unsigned keep = 0;   /* TC: a pixel's bytes from src */
   if constexpr (TC) {
     column_weights < C, R > (a, w);
-    for (int c = 0; c < C; c++)
-      if (((FM & ~a.mask) >> c) & 1)
-        keep |= 0xFFu << 8 * c;
+    for (int b = 0; b < 4; b++)
+      if (((FM & ~a.mask) >> (b % C)) & 1)
+        keep |= 0xFFu << 8 * b;
     /* the rows past HR that the last row tile reads: zeros */
     constexpr int Z = (16 * L::KT - L::HR) * L::HP16 / 8;
     for (int i = threadIdx.x; i < Z; i += THREADS)
@@ -1173,7 +1181,8 @@ kernel (const void *__restrict__ src, size_t sstride,
        * with until the next stage () */
       cols_tensor < C, R, FM > (h, (unsigned char *) in, a, w);
       __syncthreads ();
-      store_tile ((const unsigned char *) in, src, sstride, dst, dstride,
+      store_tile < C > ((const unsigned char *) in, src, sstride, dst,
+          dstride,
           width, s0, y, min (CH, y_end - y), keep);
     } else if (a.amount != 0.0f)
       cols < T, C, R, FM, true > (h, src, sstride, dst, dstride, width, s0,
@@ -1242,17 +1251,16 @@ takes (const CfPlane * src, const CfPlane * dst, int r)
 
 /* The rows as integer dot products where Args has tap words for them
  * (8-bit planes), floats elsewhere; the columns on tensor cores where Args
- * says so (four-channel 8-bit planes). */
+ * says so (8-bit planes). */
 template < typename T, int C, int FM > CfStatus
 launch_taps (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
   if constexpr (sizeof (T) == 1) {
-    if constexpr (C == 4)
-      if (a.tensor)
-        return a.tap_bits == 8 ?
-            launch_radius < T, C, FM, 8, true > (src, dst, a, stream) :
-            launch_radius < T, C, FM, 16, true > (src, dst, a, stream);
+    if (a.tensor)
+      return a.tap_bits == 8 ?
+          launch_radius < T, C, FM, 8, true > (src, dst, a, stream) :
+          launch_radius < T, C, FM, 16, true > (src, dst, a, stream);
     if (a.tap_bits == 8)
       return launch_radius < T, C, FM, 8 > (src, dst, a, stream);
     if (a.tap_bits == 16)
@@ -1307,7 +1315,7 @@ integer_rows (Args * a, int fixed)
 }
 
 /* The columns pass on tensor cores (vec::cols_tensor) where the rows run as
- * integers on a four-channel 8-bit plane, there is no unsharp step, and the
+ * integers on an 8-bit plane, there is no unsharp step, and the
  * kernel's gain (its absolute taps' sums multiplied) is at most 1, so that
  * h = row sum x hscale lies within [-255.2, 255.2]: its halves are off by
  * at most 0.0625 and each column weight as a half by 2^-11 of itself, which
@@ -1399,8 +1407,7 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
   const bool vector = cf_separable_vector_takes (src, dst, a.r);
   if (src->depth == 8 && a.r >= vec::INT_MIN_RADIUS && vector) {
     integer_rows (&a, s->fixed_rows);
-    if (src->channels == 4)
-      tensor_columns (&a, s);
+    tensor_columns (&a, s);
   }
   cudaStream_t st = (cudaStream_t) stream;
   if (src->depth > 8)

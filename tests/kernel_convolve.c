@@ -353,14 +353,14 @@ integer_rows (int step, int *n)
   }
 }
 
-/* Separable kernels on RGBA that the engine's columns pass runs on tensor
- * cores (cuda/separable.cu, tensor_columns): integer row taps from 7 on, a
- * gain (the absolute taps' sums multiplied) of at most 1, no unsharp
- * step; radii 3 to 15 on either axis, sizes across a strip's and a
- * chunk's edges, every channel filtered, alpha copied, two channels copied
- * at run time, offsets, absolute values, both borders, rows whose 16-byte
- * stores are unaligned (a stride of an odd number of 4-byte words), and
- * the largest row sums (every row tap 127). */
+/* Separable kernels on 8-bit planes that the engine's columns pass runs on
+ * tensor cores (cuda/separable.cu, tensor_columns): integer row taps from 7
+ * on, a gain (the absolute taps' sums multiplied) of at most 1, no unsharp
+ * step; radii 3 to 15 on either axis, sizes across a strip's and a chunk's
+ * edges, one, two and four channels, every channel filtered, alpha copied,
+ * channels copied at run time, offsets, absolute values, both borders,
+ * rows whose 16-byte stores are unaligned (a stride of an odd number of
+ * 4-byte words), and the largest row sums (every row tap 127). */
 static void
 tensor_columns (int step, int *n)
 {
@@ -368,7 +368,10 @@ tensor_columns (int step, int *n)
   static const int sides[][2] = { {7, 7}, {31, 31}, {31, 9}, {11, 25},
   {19, 19}, {31, 7}
   };
-  static const unsigned masks[] = { 0xF, 0x7, 0x5, 0x8 };
+  static const int channels[] = { 4, 1, 2 };
+  static const unsigned masks[][4] = { {0xF, 0x7, 0x5, 0x8},
+  {0x1, 0x1, 0x1, 0x1}, {0x3, 0x2, 0x3, 0x1}
+  };
   static CfConvolveParams p;
 
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
@@ -395,8 +398,9 @@ tensor_columns (int step, int *n)
       p.offset = v % 3 == 1 ? 0.2 : v % 3 == 2 ? -0.3 : 0.0;
       p.absolute = v % 3 == 2;
       cf_test_device_stride_multiple (v % 2 ? 4 : 0);
-      check (sizes[s][0], sizes[s][1], 4, 8, masks[v % 4], &p,
-          "tensor columns", v % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+      check (sizes[s][0], sizes[s][1], channels[v % 3], 8,
+          masks[v % 3][v / 3 % 4], &p, "tensor columns",
+          v % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
     }
   cf_test_device_stride_multiple (0);
 }
