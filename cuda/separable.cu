@@ -75,10 +75,13 @@ struct Args {
   int tap_bits;
   unsigned tw[4][(3 + 30) / 4 + 1];
   unsigned tw2[4][(3 + 30) / 2 + 1];
-  /* Nonzero: the columns pass on tensor cores (vec::cols_tensor), on the
-   * rows' outputs as halves h = row sum x hscale; wy then weighs h. */
+  /* Nonzero: the columns pass on tensor cores (vec::cols_tensor, on the
+   * rows' sums as halves h = sum x hscale, which wy then weighs), and on
+   * one channel the rows too (vec::rows_tensor, on the integer taps tq:
+   * tw's, or tw2's fixed-point weights). */
   int tensor;
   float hscale;
+  int tq[2 * MAX_FIXED + 1];
 };
 
 /* Taps a pass runs: 2 r + 1, or that rounded up to B above MAX_FIXED (and
@@ -504,6 +507,51 @@ constexpr int RM = 16;
  * the small-mask kernel or the tile kernel. */
 constexpr int INT_MIN_RADIUS = 3;
 
+/* The tensor-core rows pass (rows_tensor): warp w's outputs are samples
+ * 16 w .. 16 w + 15 of the strip, whose inputs start at staged byte
+ * 16 w + OFF, in 32-byte tiles from this one; how many tiles a warp takes
+ * (the most any needs) and the diagonals d = 4 kt - nt of the tiles
+ * (kt, nt) met. */
+__host__ __device__ constexpr int
+first_row_tile (int w, int off)
+{
+  return (16 * w + off) / 32;
+}
+
+__host__ __device__ constexpr int
+row_tiles (int C, int R, int off)
+{
+  int n = 0;
+  for (int w = 0; w < WARPS; w++) {
+    const int k = (16 * w + 15 + off + 2 * R * C) / 32 -
+        first_row_tile (w, off) + 1;
+    n = k > n ? k : n;
+  }
+  return n;
+}
+
+__host__ __device__ constexpr int
+first_diagonal (int off)
+{
+  int d = 0;
+  for (int w = 0; w < WARPS; w++) {
+    const int e = 4 * first_row_tile (w, off) - 2 * w - 1;
+    d = e < d ? e : d;
+  }
+  return d;
+}
+
+__host__ __device__ constexpr int
+last_diagonal (int off, int nkr)
+{
+  int d = 0;
+  for (int w = 0; w < WARPS; w++) {
+    const int e = 4 * (first_row_tile (w, off) + nkr - 1) - 2 * w;
+    d = e > d ? e : d;
+  }
+  return d;
+}
+
 template < int C, int R > struct Lay {
   static constexpr int A = (R * C + 3) / 4 * 4;  /* left halo staged */
   static constexpr int OFF = A - R * C;
@@ -526,7 +574,21 @@ template < int C, int R > struct Lay {
   static constexpr int HP16 = SW + 8;
   static constexpr int KT = (HR + 15) / 16;
   static constexpr int ND = KT - 1;
-  static constexpr int FLOATS_TC = CH * IPW + KT * 16 * HP16 / 2;
+  /* tensor-core rows, on one channel only (on four, whose taps lie 4 bytes
+   * apart, the products are three quarters zeros: RGBA sigma 5 took 0.141
+   * -> 0.255 ms on an H100): a warp's NKR 32-byte tiles of a staged row
+   * (from first_row_tile), the diagonals DMIN .. DMAX of the taps' tiles
+   * they meet (row_tap_tiles, two tables); the tiles read up to 32 bytes
+   * past the staged chunk (zeros, PAD floats) */
+  static constexpr bool TENSOR_ROWS = C == 1;
+  static constexpr int NKR = row_tiles (C, R, OFF);
+  static constexpr int DMIN = first_diagonal (OFF);
+  static constexpr int NDR = last_diagonal (OFF, NKR) - DMIN + 1;
+  static constexpr int PAD = TENSOR_ROWS ? 8 : 0;
+  static constexpr int FLOATS_TC = CH * IPW + PAD + KT * 16 * HP16 / 2 +
+      (TENSOR_ROWS ? 2 * NDR * 64 : 0);
+  static_assert (!TENSOR_ROWS || 32 * (first_row_tile (WARPS - 1, OFF) +
+          NKR) <= 4 * IPW + 4 * PAD, "the rows' tiles stay within the pad");
   static_assert (2 * R <= CH, "the shift copies without overlap");
   static_assert ((SW / RM) % WARPS == 0, "rows units a warp");
 };
@@ -997,12 +1059,109 @@ shift (float *h)
     ((float4 *) h)[i] = ((const float4 *) (h + CH * ROW))[i];
 }
 
-/* The rows pass of a chunk: on floats, or on words (TAPS, rows_int). */
+/* The row taps' 32 x 8 tiles for rows_tensor, by diagonal: output sample n
+ * of a staged row is the sum over its bytes k of byte k x W[k][n], W[k][n]
+ * = tap (k - n - OFF) / C where that is a whole tap index in 0 .. 2 R (0
+ * elsewhere), so the tile of rows 32 kt and columns 8 nt depends only on d
+ * = 4 kt - nt. For each d and lane (g, t), mma's B fragment: bytes
+ * W[32 kt + 4 t + q][8 nt + g], q = 0 .. 3 (b0), and 16 rows further (b1).
+ * TAPS 8: the signed integer taps; 16: the fixed-point weights' high 8
+ * bits, then (a second table) their low 7. */
+template < int C, int R, int TAPS > __device__ __forceinline__ void
+row_tap_tiles (const Args & a, unsigned *tiles)
+{
+  using L = Lay < C, R >;
+  for (int i = threadIdx.x; i < L::NDR * 32; i += THREADS) {
+    const int d = L::DMIN + i / 32, g = i % 32 / 4, t = i % 4;
+    unsigned w[2][2] = { };
+    for (int p = 0; p < 2; p++)
+      for (int q = 0; q < 4; q++) {
+        const int e = 8 * d + 16 * p + 4 * t + q - g - L::OFF;
+        if (e < 0 || e % C != 0 || e / C > 2 * R)
+          continue;
+        const int tap = a.tq[e / C];
+        if constexpr (TAPS == 8) {
+          w[0][p] |= ((unsigned) tap & 0xFFu) << 8 * q;
+        } else {
+          w[0][p] |= (unsigned) (tap >> 7) << 8 * q;
+          w[1][p] |= (unsigned) (tap & 0x7F) << 8 * q;
+        }
+      }
+    ((uint2 *) tiles)[i] = make_uint2 (w[0][0], w[0][1]);
+    if constexpr (TAPS == 16)
+      ((uint2 *) tiles)[L::NDR * 32 + i] = make_uint2 (w[1][0], w[1][1]);
+  }
+}
+
+/* The rows pass on tensor cores: a warp takes 16 samples across and the
+ * chunk's CH rows, the staged bytes (unsigned) times the row taps' tiles
+ * (row_tap_tiles) by m16n8k32 integer products: the signed taps in one
+ * pass (TAPS 8), the fixed-point weights' high and low bits in two (TAPS
+ * 16: the first pass's sums shifted by 7 before the second), so the sums
+ * equal rows_int's. They leave as halves of sum x hscale for cols_tensor;
+ * channels outside FM as their centre sample. */
+template < int C, int R, int FM, int TAPS > __device__ __forceinline__ void
+rows_tensor (const float *in, float *out, const Args & a,
+    const unsigned *tiles)
+{
+  using L = Lay < C, R >;
+  constexpr int PITCH = 4 * L::IPW;     /* bytes a staged row */
+  static_assert (CH == 32, "two 16-row tiles a chunk");
+  const unsigned char *bytes = (const unsigned char *) in;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int g = lane / 4, t = lane % 4;
+  const int kt0 = first_row_tile (warp, L::OFF);
+  const unsigned a_addr = (unsigned) __cvta_generic_to_shared (bytes +
+      (lane % 16) * PITCH + 32 * kt0 + lane / 16 * 16);
+  int acc[2][2][4] = { };
+#pragma unroll
+  for (int part = 0; part < (TAPS == 16 ? 2 : 1); part++) {
+    if (part)
+#pragma unroll
+      for (int i = 0; i < 16; i++)
+        (&acc[0][0][0])[i] <<= 7;
+    const uint2 *tile = (const uint2 *) tiles + part * L::NDR * 32 + lane;
+#pragma unroll
+    for (int i = 0; i < L::NKR; i++) {
+      unsigned a0[4], a1[4];
+      cf_ldmatrix_x4 (a0, a_addr + 32 * i);
+      cf_ldmatrix_x4 (a1, a_addr + 32 * i + 16 * PITCH);
+#pragma unroll
+      for (int nt = 0; nt < 2; nt++) {
+        const uint2 b = tile[(4 * (kt0 + i) - 2 * warp - nt - L::DMIN) * 32];
+        cf_mma_16832_u8 < TAPS == 8 > (acc[0][nt], a0, b.x, b.y);
+        cf_mma_16832_u8 < TAPS == 8 > (acc[1][nt], a1, b.x, b.y);
+      }
+    }
+  }
+  __half *h = (__half *) out;
+#pragma unroll
+  for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+    for (int nt = 0; nt < 2; nt++)
+#pragma unroll
+      for (int half = 0; half < 2; half++) {
+        const int row = 16 * mt + g + 8 * half;
+        const int n = 16 * warp + 8 * nt + 2 * t;
+        float v[2];
+#pragma unroll
+        for (int e = 0; e < 2; e++)
+          v[e] = (FM >> ((n + e) % C)) & 1 ?
+              row_sum_float < TAPS > (acc[mt][nt][2 * half + e]) * a.hscale :
+              (float) bytes[row * PITCH + L::OFF + n + e + R * C];
+        *(unsigned *) (h + row * L::HP16 + n) = cf_half2_bits (v[0], v[1]);
+      }
+}
+
+/* The rows pass of a chunk: on floats, on words (TAPS, rows_int), or on
+ * tensor cores (TC on one channel). */
 template < int C, int R, int FM, int TAPS, bool TC >
 __device__ __forceinline__ void
-rows_any (const float *in, float *out, const Args & a)
+rows_any (const float *in, float *out, const Args & a, const unsigned *tiles)
 {
-  if constexpr (TAPS != 0)
+  if constexpr (TC && Lay < C, R >::TENSOR_ROWS)
+    rows_tensor < C, R, FM, TAPS > (in, out, a, tiles);
+  else if constexpr (TAPS != 0)
     rows_int < C, R, FM, TAPS, TC > (in, out, a);
   else
     rows < C, R, FM > (in, out, a);
@@ -1132,7 +1291,9 @@ kernel (const void *__restrict__ src, size_t sstride,
       "the output tile fits the staging area");
   extern __shared__ float4 smem4[];
   float *in = (float *) smem4;
-  float *h = in + CH * (INT ? L::IPW : L::IP);
+  float *h = in + CH * (INT ? L::IPW : L::IP) + (TC ? L::PAD : 0);
+  /* TC on one channel: the row taps' tiles */
+  unsigned *tiles = (unsigned *) (h + L::KT * 16 * L::HP16 / 2);
   /* h's row i, a row of halves with TC */
   auto hrow =[&](int i) {
     return TC ? (float *) ((__half *) h + i * L::HP16) : h + i * L::HP;
@@ -1141,6 +1302,11 @@ kernel (const void *__restrict__ src, size_t sstride,
   [[maybe_unused]] unsigned keep = 0;   /* TC: a pixel's bytes from src */
   if constexpr (TC) {
     column_weights < C, R > (a, w);
+    if constexpr (L::TENSOR_ROWS) {
+      row_tap_tiles < C, R, TAPS > (a, tiles);
+      if (threadIdx.x < L::PAD)
+        h[threadIdx.x - L::PAD] = 0.0f;
+    }
     for (int b = 0; b < 4; b++)
       if (((FM & ~a.mask) >> (b % C)) & 1)
         keep |= 0xFFu << 8 * b;
@@ -1168,13 +1334,13 @@ kernel (const void *__restrict__ src, size_t sstride,
   next.load (src, sstride, width, height, s0, y_begin - R, a.border);
   stage ();
   next.load (src, sstride, width, height, s0, y_begin + R, a.border);
-  rows_any < C, R, FM, TAPS, TC > (in, h, a);
+  rows_any < C, R, FM, TAPS, TC > (in, h, a, tiles);
   __syncthreads ();
   for (int y = y_begin;; y += CH) {
     stage ();
     if (y + CH < y_end)
       next.load (src, sstride, width, height, s0, y + CH + R, a.border);
-    rows_any < C, R, FM, TAPS, TC > (in, hrow (2 * R), a);
+    rows_any < C, R, FM, TAPS, TC > (in, hrow (2 * R), a, tiles);
     __syncthreads ();
     if constexpr (TC) {
       /* the output tile in the staging area, which the rows pass is done
@@ -1305,27 +1471,34 @@ integer_rows (Args * a, int fixed)
   if (integer) {
     a->tap_bits = 8;
     cf_tap_words8 (taps, n, &a->tw[0][0], sizeof a->tw[0] / sizeof a->tw[0][0]);
+    for (int k = 0; k < n; k++)
+      a->tq[k] = taps[k];
   } else if (fixed) {
     a->tap_bits = 16;
     cf_tap_words16 (a->wx, n, &a->tw2[0][0],
         sizeof a->tw2[0] / sizeof a->tw2[0][0]);
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
       a->wy[k] = ldexpf (a->wy[k], -CF_TAP_FIXED_BITS);
+      a->tq[k] = (int) lrint (ldexp (a->wx[k], CF_TAP_FIXED_BITS));
+    }
   }
 }
 
-/* The columns pass on tensor cores (vec::cols_tensor) where the rows run as
- * integers on an 8-bit plane, there is no unsharp step, and the
- * kernel's gain (its absolute taps' sums multiplied) is at most 1, so that
- * h = row sum x hscale lies within [-255.2, 255.2]: its halves are off by
- * at most 0.0625 and each column weight as a half by 2^-11 of itself, which
- * moves an output by at most 0.19 of a level (with the fixed-point rows'
- * 0.12: within the engine's 1 LSB). Turing's tensor cores and later. */
+/* The passes on tensor cores (vec::cols_tensor; vec::rows_tensor on one
+ * channel) where the rows run as integers on an 8-bit plane (rows_tensor:
+ * the same sums as rows_int; a fixed-point weight below 1, its high bits a
+ * byte), there is no
+ * unsharp step, and the kernel's gain (its absolute taps' sums multiplied)
+ * is at most 1, so that h = row sum x hscale lies within [-255.2, 255.2]:
+ * its halves are off by at most 0.0625 and each column weight as a half by
+ * 2^-11 of itself, which moves an output by at most 0.19 of a level (with
+ * the fixed-point rows' 0.12: within the engine's 1 LSB). Ampere and
+ * later. */
 void
-tensor_columns (Args * a, const CfSeparable * s)
+tensor_cores (Args * a, const CfSeparable * s)
 {
   double gx = 0.0, gy = 0.0;
-  int dev, major = 0, minor = 0;
+  int dev, major = 0;
   for (int k = 0; k <= 2 * s->rx; k++)
     gx += fabs (s->row[k]);
   for (int k = 0; k <= 2 * s->ry; k++)
@@ -1333,10 +1506,11 @@ tensor_columns (Args * a, const CfSeparable * s)
   if (a->tap_bits == 0 || a->amount != 0.0f || gx * gy > 1.0 + 1e-4
       || gx == 0.0 || cudaGetDevice (&dev) != cudaSuccess
       || cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
-          dev) != cudaSuccess
-      || cudaDeviceGetAttribute (&minor, cudaDevAttrComputeCapabilityMinor,
-          dev) != cudaSuccess || major * 10 + minor < 75)
+          dev) != cudaSuccess || major < 8)
     return;
+  for (int k = 0; k <= 2 * a->r; k++)
+    if (a->tap_bits == 16 && a->tq[k] >= 1 << CF_TAP_FIXED_BITS)
+      return;
   /* fixed-point rows: their sums are 2^CF_TAP_FIXED_BITS times the
    * weights' (and wy was scaled down by as much); integer rows: gx times */
   a->hscale = a->tap_bits == 16 ? ldexpf (1.0f, -CF_TAP_FIXED_BITS) :
@@ -1407,7 +1581,7 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
   const bool vector = cf_separable_vector_takes (src, dst, a.r);
   if (src->depth == 8 && a.r >= vec::INT_MIN_RADIUS && vector) {
     integer_rows (&a, s->fixed_rows);
-    tensor_columns (&a, s);
+    tensor_cores (&a, s);
   }
   cudaStream_t st = (cudaStream_t) stream;
   if (src->depth > 8)
