@@ -2,10 +2,9 @@
  * (gaussian_multirate.cu) where cf_gaussian_uses_multirate says so, else
  * the window one (gaussian_window.cu) where cf_gaussian_uses_window does;
  * for the direct truncated Gaussian, the vector kernel for radii 1 and 2
- * where it is the faster one and radius 3 on 8-bit planes of 1, 2 or 4
- * channels (small_mask.cu, rows aligned to its vectors),
+ * where it is the faster one (small_mask.cu, rows aligned to its vectors),
  * the register 3x3 kernel (gaussian_small.cu, planes aligned to 4
- * samples), the one-pass tile kernel (gaussian_tile.cu) up to radius 3,
+ * samples), the one-pass tile kernel (gaussian_tile.cu) up to radius 2,
  * and up to radius 8 on planes the separable engine's vector path does not
  * take, the separable engine (separable.cu: rows and columns in one pass,
  * the intermediate in shared memory) where its halos fit shared memory,

@@ -151,12 +151,14 @@ fits (const CfPlane * src, const CfPlane * dst, int radius, bool integer)
 
 }                               /* namespace */
 
+/* The Gaussian up to radius 2: at radius 3 the separable engine is faster
+ * (H100, 4K, sigma 0.8: GRAY8 0.032 -> 0.025 ms, RGBA 0.090 -> 0.084). */
 bool
 cf_small_mask_gaussian_fits (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p)
 {
-  return fits (src, dst, p->radius_x > p->radius_y ? p->radius_x :
-      p->radius_y, cf_mask_gaussian_fixed (dst, p));
+  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
+  return r <= 2 && fits (src, dst, r, cf_mask_gaussian_fixed (dst, p));
 }
 
 bool

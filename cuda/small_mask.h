@@ -11,7 +11,7 @@
  * radii 1 and 2 (the larger of the two axes', a square 3x3 or 5x5 kernel)
  * where it was the faster kernel (small_mask.cu says which), radius 3 (a
  * 7x7 kernel) with integer taps on 8-bit planes of 1, 2 or 4 channels (the
- * convolution's integer taps, the Gaussian without its unsharp step),
+ * convolution's integer taps; the Gaussian runs the separable engine),
  * with rows starting on its vector boundaries (8 bytes for 8-bit
  * samples, 16 for 16-bit). */
 bool cf_small_mask_gaussian_fits (const CfPlane * src, const CfPlane * dst,

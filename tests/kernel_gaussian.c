@@ -297,8 +297,9 @@ engine_or_tile (int step, int *n)
 
 /* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
  * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
- * radii 1, 2 and 3 (the vector kernel's on 8 bits without the unsharp
- * step, the tile kernel's elsewhere), both borders, pitched strides and
+ * radii 1, 2 and 3 (1 and 2 the vector kernel's, 3 the separable
+ * engine's where its vector path takes the plane, the tile kernel's
+ * elsewhere), both borders, pitched strides and
  * odd multiples of 16, 8 (the vector kernel, not pitched; 8-bit only at
  * 8) and 4 bytes (the older kernels). */
 static void
@@ -418,7 +419,8 @@ main (void)
    * vector kernel's integer taps take more rows a thread there) */
   check (3840, 2160, 4, 8, 7, 0.5, 1, CF_BORDER_CLAMP, 0);
   check (2048, 2048, 4, 8, 0xF, 0.6, 2, CF_BORDER_MIRROR, 0);
-  /* radius 3 on the vector kernel (fixed-point taps), a large plane */
+  /* radius 3 on the separable engine (its tensor-core passes), a large
+   * plane */
   check (3840, 2160, 1, 8, 1, 0.8, 3, CF_BORDER_MIRROR, 0);
   check (3840, 2160, 4, 8, 0xF, 1.0, 3, CF_BORDER_CLAMP, 0);
   return cf_test_finish (passed, failed);
