@@ -65,32 +65,23 @@ cf_mma_16832_u8 (int (&d)[4], const unsigned (&a)[4], unsigned b0,
 /* Four 8 x 8 matrices of 16-bit elements from shared memory: lane l gives
  * the address of row l % 8 of matrix l / 8 (16 bytes, aligned); r[i] then
  * holds, for lane (g, t), elements 2t and 2t + 1 of row g of matrix i
- * (bytes 4t .. 4t + 3 of a row of 16 bytes: mma's A fragment of bytes). */
-__device__ __forceinline__ void
+ * (bytes 4t .. 4t + 3 of a row of 16 bytes: mma's A fragment of bytes),
+ * or with TRANS elements (2t, g) and (2t + 1, g) (a matrix stored as rows
+ * k of 8 columns n: mma's B fragment of halves). */
+template < bool TRANS > __device__ __forceinline__ void
 cf_ldmatrix_x4 (unsigned (&r)[4], unsigned shared_addr)
 {
 #if defined (__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile ("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
-      "{%0, %1, %2, %3}, [%4];"
-      :"=r" (r[0]), "=r" (r[1]), "=r" (r[2]), "=r" (r[3])
-      :"r" (shared_addr):"memory");
-#else
-  __trap ();
-#endif
-}
-
-/* Four 8 x 8 matrices of halves from shared memory, transposed: lane l
- * gives the address of row l % 8 of matrix l / 8 (16 bytes, aligned);
- * r[i] then holds, for lane (g, t), elements (2t, g) and (2t + 1, g) of
- * matrix i: stored as rows k of 8 columns n, that is mma's B fragment. */
-__device__ __forceinline__ void
-cf_ldmatrix_x4_trans (unsigned (&r)[4], unsigned shared_addr)
-{
-#if defined (__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile ("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
-      "{%0, %1, %2, %3}, [%4];"
-      :"=r" (r[0]), "=r" (r[1]), "=r" (r[2]), "=r" (r[3])
-      :"r" (shared_addr):"memory");
+  if constexpr (TRANS)
+    asm volatile ("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
+        "{%0, %1, %2, %3}, [%4];"
+        :"=r" (r[0]), "=r" (r[1]), "=r" (r[2]), "=r" (r[3])
+        :"r" (shared_addr):"memory");
+  else
+    asm volatile ("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
+        "{%0, %1, %2, %3}, [%4];"
+        :"=r" (r[0]), "=r" (r[1]), "=r" (r[2]), "=r" (r[3])
+        :"r" (shared_addr):"memory");
 #else
   __trap ();
 #endif

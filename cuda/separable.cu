@@ -1124,8 +1124,8 @@ rows_tensor (const float *in, float *out, const Args & a,
 #pragma unroll
     for (int i = 0; i < L::NKR; i++) {
       unsigned a0[4], a1[4];
-      cf_ldmatrix_x4 (a0, a_addr + 32 * i);
-      cf_ldmatrix_x4 (a1, a_addr + 32 * i + 16 * PITCH);
+      cf_ldmatrix_x4 < false > (a0, a_addr + 32 * i);
+      cf_ldmatrix_x4 < false > (a1, a_addr + 32 * i + 16 * PITCH);
 #pragma unroll
       for (int nt = 0; nt < 2; nt++) {
         const uint2 b = tile[(4 * (kt0 + i) - 2 * warp - nt - L::DMIN) * 32];
@@ -1210,7 +1210,7 @@ cols_tensor (const float *hf, unsigned char *out, const Args & a,
 #pragma unroll
   for (int kt = 0; kt < L::KT; kt++) {
     unsigned b[4];
-    cf_ldmatrix_x4_trans (b, b_addr + kt * 16 * L::HP16 * sizeof (__half));
+    cf_ldmatrix_x4 < true > (b, b_addr + kt * 16 * L::HP16 * sizeof (__half));
 #pragma unroll
     for (int mt = 0; mt < MT; mt++)
       if (kt - mt >= 0 && kt - mt < L::ND) {
