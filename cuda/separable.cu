@@ -454,7 +454,9 @@ namespace vec {
  * memory allows 4 on one channel and 3 on others with float rows, 5 on two
  * and four channels with integer rows (the chunk staged as words), where 4
  * measured fastest (RGBA 31 + 31: 0.191 ms against 0.202 at 3; at 5 the
- * kernel spills 248 bytes). CF_SEP_MINB* override them for measurements. */
+ * kernel spills 248 bytes; the tensor-core variants, which have integer
+ * rows, spill 480-660 bytes at 5). CF_SEP_MINB* override them for
+ * measurements. */
 #ifndef CF_SEP_MINB1
 #define CF_SEP_MINB1 4
 #endif
@@ -464,20 +466,16 @@ namespace vec {
 #ifndef CF_SEP_MINB_INT
 #define CF_SEP_MINB_INT 4
 #endif
-#ifndef CF_SEP_MINB_TC
-#define CF_SEP_MINB_TC 4
-#endif
 constexpr int SW = 128;         /* strip samples */
 /* The tensor-core columns' output tile (CH rows of SW bytes, in the staging
  * area): a row 16 bytes past a multiple of 128, so that a warp's 2-byte
  * stores to 8 rows fall on distinct banks. */
 constexpr int TILE_PITCH = SW + 16;
 
-template < int C, int TAPS, bool TC > __host__ __device__ constexpr int
+template < int C, int TAPS > __host__ __device__ constexpr int
 min_blocks ()
 {
-  return TC ? CF_SEP_MINB_TC : C == 1 ? CF_SEP_MINB1 : TAPS ?
-      CF_SEP_MINB_INT : CF_SEP_MINB4;
+  return C == 1 ? CF_SEP_MINB1 : TAPS ? CF_SEP_MINB_INT : CF_SEP_MINB4;
 }
 
 /* Columns pass: a thread's samples across (a float2 or float4 column of
@@ -683,7 +681,7 @@ window_inside (int s0, int width)
  * mode made these strips the slowest of the kernel (1.3x the others at
  * GRAY8 sigma 5, 1.2x at RGBA sigma 5 with all their loads in flight).
  * The caller synchronises after it. */
-template < typename T, int C, int R, bool INT > __device__ __forceinline__ void
+template < int C, int R, bool INT > __device__ __forceinline__ void
 fix_edges (float *in, int width, int s0, CfBorder border)
 {
   using L = Lay < C, R >;
@@ -1278,7 +1276,7 @@ store_tile (const unsigned char *tile, const void *src, size_t sstride,
 
 template < typename T, int C, int R, int FM, int TAPS, bool TC >
 __global__ void
-__launch_bounds__ (THREADS, min_blocks < C, TAPS, TC > ())
+__launch_bounds__ (THREADS, min_blocks < C, TAPS > ())
 kernel (const void *__restrict__ src, size_t sstride,
     void *__restrict__ dst, size_t dstride, int width, int height,
     const Args a)
@@ -1325,7 +1323,7 @@ kernel (const void *__restrict__ src, size_t sstride,
     next.template store < INT > (in);
     __syncthreads ();
     if (!inside) {
-      fix_edges < T, C, R, INT > (in, width, s0, a.border);
+      fix_edges < C, R, INT > (in, width, s0, a.border);
       __syncthreads ();
     }
   };
@@ -1348,8 +1346,7 @@ kernel (const void *__restrict__ src, size_t sstride,
       cols_tensor < C, R, FM > (h, (unsigned char *) in, a, w);
       __syncthreads ();
       store_tile < C > ((const unsigned char *) in, src, sstride, dst,
-          dstride,
-          width, s0, y, min (CH, y_end - y), keep);
+          dstride, width, s0, y, min (CH, y_end - y), keep);
     } else if (a.amount != 0.0f)
       cols < T, C, R, FM, true > (h, src, sstride, dst, dstride, width, s0,
           y, min (CH, y_end - y), a);
@@ -1484,11 +1481,30 @@ integer_rows (Args * a, int fixed)
   }
 }
 
+/* The current device's compute capability (its major number; 0 if it
+ * cannot be asked), asked once a device. */
+int
+device_major ()
+{
+  static std::atomic < int >cache[CF_MAX_DEVICES];
+  int dev, major = 0;
+  if (cudaGetDevice (&dev) != cudaSuccess)
+    return 0;
+  if (dev < CF_MAX_DEVICES
+      && (major = cache[dev].load (std::memory_order_relaxed)) != 0)
+    return major;
+  if (cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
+          dev) != cudaSuccess)
+    return 0;
+  if (dev < CF_MAX_DEVICES)
+    cache[dev].store (major, std::memory_order_relaxed);
+  return major;
+}
+
 /* The passes on tensor cores (vec::cols_tensor; vec::rows_tensor on one
  * channel) where the rows run as integers on an 8-bit plane (rows_tensor:
  * the same sums as rows_int; a fixed-point weight below 1, its high bits a
- * byte), there is no
- * unsharp step, and the kernel's gain (its absolute taps' sums multiplied)
+ * byte), there is no unsharp step, and the kernel's gain (its absolute taps' sums multiplied)
  * is at most 1, so that h = row sum x hscale lies within [-255.2, 255.2]:
  * its halves are off by at most 0.0625 and each column weight as a half by
  * 2^-11 of itself, which moves an output by at most 0.19 of a level (with
@@ -1498,15 +1514,12 @@ void
 tensor_cores (Args * a, const CfSeparable * s)
 {
   double gx = 0.0, gy = 0.0;
-  int dev, major = 0;
   for (int k = 0; k <= 2 * s->rx; k++)
     gx += fabs (s->row[k]);
   for (int k = 0; k <= 2 * s->ry; k++)
     gy += fabs (s->col[k]);
   if (a->tap_bits == 0 || a->amount != 0.0f || gx * gy > 1.0 + 1e-4
-      || gx == 0.0 || cudaGetDevice (&dev) != cudaSuccess
-      || cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
-          dev) != cudaSuccess || major < 8)
+      || gx == 0.0 || device_major () < 8)
     return;
   for (int k = 0; k <= 2 * a->r; k++)
     if (a->tap_bits == 16 && a->tq[k] >= 1 << CF_TAP_FIXED_BITS)
