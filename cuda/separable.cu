@@ -1533,6 +1533,9 @@ tensor_cores (Args * a, const CfSeparable * s)
   a->tensor = 1;
 }
 
+/* What this thread's cf_separable calls ran (cf_separable_passes_run). */
+thread_local unsigned passes_run;
+
 /* The vector engine's shared memory, in floats. */
 int
 vec_floats (int C, int r)
@@ -1596,10 +1599,26 @@ cf_separable (const CfPlane * src, const CfPlane * dst,
     integer_rows (&a, s->fixed_rows);
     tensor_cores (&a, s);
   }
+  if (a.tensor)
+    passes_run |= CF_SEPARABLE_TENSOR;
   cudaStream_t st = (cudaStream_t) stream;
   if (src->depth > 8)
     return vector ? vec::launch_channels < unsigned short > (src, dst, a, st) :
         launch_channels < unsigned short > (src, dst, a, st);
   return vector ? vec::launch_channels < unsigned char > (src, dst, a, st) :
       launch_channels < unsigned char > (src, dst, a, st);
+}
+
+extern "C" unsigned
+cf_separable_passes_run (void)
+{
+  const unsigned run = passes_run;
+  passes_run = 0;
+  return run;
+}
+
+extern "C" int
+cf_separable_tensor_capable (void)
+{
+  return device_major () >= 8;
 }

@@ -50,6 +50,17 @@ int cf_separable_vector_takes (const CfPlane * src, const CfPlane * dst,
 CfStatus cf_separable (const CfPlane * src, const CfPlane * dst,
     const CfSeparable * s, void *stream);
 
+/* The passes this thread's cf_separable calls ran since the previous call
+ * of this function (which clears them): CF_SEPARABLE_TENSOR where they ran
+ * on tensor cores. For the tests, which assert the paths they mean to
+ * cover. */
+#define CF_SEPARABLE_TENSOR 1u
+unsigned cf_separable_passes_run (void);
+
+/* Whether the current device can run the passes on tensor cores (compute
+ * capability 8 or later). */
+int cf_separable_tensor_capable (void);
+
 #ifdef __cplusplus
 }
 #endif

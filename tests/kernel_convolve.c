@@ -10,6 +10,7 @@
  * that sums stay within the range). */
 #include "cf_test_util.h"
 #include "convolve.h"
+#include "separable.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -398,9 +399,16 @@ tensor_columns (int step, int *n)
       p.offset = v % 3 == 1 ? 0.2 : v % 3 == 2 ? -0.3 : 0.0;
       p.absolute = v % 3 == 2;
       cf_test_device_stride_multiple (v % 2 ? 4 : 0);
+      cf_separable_passes_run ();
       check (sizes[s][0], sizes[s][1], channels[v % 3], 8,
           masks[v % 3][v / 3 % 4], &p, "tensor columns",
           v % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP);
+      /* the path this set is for, wherever the device has it */
+      if (cf_separable_tensor_capable ()
+          && !(cf_separable_passes_run () & CF_SEPARABLE_TENSOR)) {
+        fprintf (stderr, "tensor columns, case %d: not on tensor cores\n", v);
+        failed++;
+      }
     }
   cf_test_device_stride_multiple (0);
 }
