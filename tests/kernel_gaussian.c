@@ -8,6 +8,7 @@
 #include "cf_test_util.h"
 #include <math.h>
 #include "gaussian.h"
+#include "separable.h"
 
 #include <stdlib.h>
 
@@ -286,11 +287,22 @@ engine_or_tile (int step, int *n)
     for (int r = 4; r <= 8; r++) {
       if ((*n)++ % step)
         continue;
+      /* 8-bit blurs on the engine's vector path run on tensor cores where
+       * the device has them; 16 bits, three channels and the unsharp step
+       * do not */
+      const int tensor = layouts[l].depth == 8 && layouts[l].channels != 3
+          && r != 6 && cf_separable_tensor_capable ();
+      cf_separable_passes_run ();
       cf_test_device_stride_multiple (layouts[l].stride);
       check_path (131 + 37 * r, 45 + 3 * (int) l, layouts[l].channels,
           layouts[l].depth, layouts[l].mask, (r - 0.5) / 3.0, (r + l) % 3 ?
           (r - 0.5) / 3.0 : 1.0, (r + l) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
           CF_GAUSSIAN_AUTO, r == 6 ? 1.0 : 0.0, 0.0, 0);
+      if (!(cf_separable_passes_run () & CF_SEPARABLE_TENSOR) != !tensor) {
+        fprintf (stderr, "engine or tile, radius %d, layout %zu: tensor "
+            "cores %s\n", r, l, tensor ? "not used" : "used");
+        failed++;
+      }
     }
   cf_test_device_stride_multiple (0);
 }
