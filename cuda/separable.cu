@@ -1482,34 +1482,28 @@ integer_rows (Args * a, int fixed)
 }
 
 /* The current device's compute capability (its major number; 0 if it
- * cannot be asked), asked once a device. */
+ * cannot be asked; the runtime caches the attribute, as cf_smem_optin
+ * relies on). */
 int
 device_major ()
 {
-  static std::atomic < int >cache[CF_MAX_DEVICES];
   int dev, major = 0;
-  if (cudaGetDevice (&dev) != cudaSuccess)
-    return 0;
-  if (dev < CF_MAX_DEVICES
-      && (major = cache[dev].load (std::memory_order_relaxed)) != 0)
-    return major;
-  if (cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
+  if (cudaGetDevice (&dev) != cudaSuccess
+      || cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
           dev) != cudaSuccess)
     return 0;
-  if (dev < CF_MAX_DEVICES)
-    cache[dev].store (major, std::memory_order_relaxed);
   return major;
 }
 
 /* The passes on tensor cores (vec::cols_tensor; vec::rows_tensor on one
  * channel) where the rows run as integers on an 8-bit plane (rows_tensor:
  * the same sums as rows_int; a fixed-point weight below 1, its high bits a
- * byte), there is no unsharp step, and the kernel's gain (its absolute taps' sums multiplied)
- * is at most 1, so that h = row sum x hscale lies within [-255.2, 255.2]:
- * its halves are off by at most 0.0625 and each column weight as a half by
- * 2^-11 of itself, which moves an output by at most 0.19 of a level (with
- * the fixed-point rows' 0.12: within the engine's 1 LSB). Ampere and
- * later. */
+ * byte), there is no unsharp step, and the kernel's gain (its absolute
+ * taps' sums multiplied) is at most 1, so that h = row sum x hscale lies
+ * within [-255.2, 255.2]: its halves are off by at most 0.0625 and each
+ * column weight as a half by 2^-11 of itself, which moves an output by at
+ * most 0.19 of a level (with the fixed-point rows' 0.12: within the
+ * engine's 1 LSB). Ampere and later. */
 void
 tensor_cores (Args * a, const CfSeparable * s)
 {
@@ -1521,9 +1515,10 @@ tensor_cores (Args * a, const CfSeparable * s)
   if (a->tap_bits == 0 || a->amount != 0.0f || gx * gy > 1.0 + 1e-4
       || gx == 0.0 || device_major () < 8)
     return;
-  for (int k = 0; k <= 2 * a->r; k++)
-    if (a->tap_bits == 16 && a->tq[k] >= 1 << CF_TAP_FIXED_BITS)
-      return;
+  if (a->tap_bits == 16)
+    for (int k = 0; k <= 2 * a->r; k++)
+      if (a->tq[k] >= 1 << CF_TAP_FIXED_BITS)
+        return;
   /* fixed-point rows: their sums are 2^CF_TAP_FIXED_BITS times the
    * weights' (and wy was scaled down by as much); integer rows: gx times */
   a->hscale = a->tap_bits == 16 ? ldexpf (1.0f, -CF_TAP_FIXED_BITS) :

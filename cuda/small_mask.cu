@@ -54,12 +54,17 @@ launch_integer (const CfPlane * src, const CfPlane * dst,
     const CfMaskArgs & a, cudaStream_t stream)
 {
   constexpr int VB = vector_bytes < T > ();
-  if (a.tap_bits == 8)
-    launch < T, C, R, VB, ROWS, CMASK, false, 8 > (src->data, src->stride,
-        dst->data, dst->stride, src->width, src->height, a, stream);
-  else
-    launch < T, C, R, VB, ROWS, CMASK, false, 16 > (src->data, src->stride,
-        dst->data, dst->stride, src->width, src->height, a, stream);
+  /* the Gaussian's fixed-point weights up to radius 2 (the separable
+   * engine takes radius 3), the convolution's integer taps up to 3 */
+  if constexpr (R <= 2)
+    if (a.tap_bits == 16) {
+      launch < T, C, R, VB, ROWS, CMASK, false, 16 > (src->data,
+          src->stride, dst->data, dst->stride, src->width, src->height, a,
+          stream);
+      return;
+    }
+  launch < T, C, R, VB, ROWS, CMASK, false, 8 > (src->data, src->stride,
+      dst->data, dst->stride, src->width, src->height, a, stream);
 }
 
 template < typename T, int C, int R, int ROWS, unsigned CMASK > void
