@@ -1,4 +1,6 @@
-/* cf_gaussian_blur picks the Gaussian's path: the multi-rate one
+/* cf_gaussian_blur picks the Gaussian's path: the separable engine on
+ * tensor cores for the radii cf_gaussian_prefers_direct gives it, where
+ * the plane and the device allow it; the multi-rate one
  * (gaussian_multirate.cu) where cf_gaussian_uses_multirate says so, else
  * the window one (gaussian_window.cu) where cf_gaussian_uses_window does;
  * for the direct truncated Gaussian, the vector kernel for radii 1 and 2
@@ -26,9 +28,12 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
     return st;
   if (!exec->stream)
     return CF_ERROR_INVALID;
-  if (cf_gaussian_uses_multirate (p))
+  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
+  const bool wide = cf_gaussian_prefers_direct (p, src->depth, src->channels)
+      && cf_separable_wide_tensor_takes (src, dst, r);
+  if (!wide && cf_gaussian_uses_multirate (p))
     return cf_gm_blur (exec, src, dst, p);
-  if (cf_gaussian_uses_window (p, src->channels))
+  if (!wide && cf_gaussian_uses_window (p, src->channels))
     return cf_gw_blur (exec, src, dst, p);
   if (!cf_separable_fits (p->radius_x, p->radius_y, src->channels))
     return cf_gaussian_wide (exec, src, dst, p);
@@ -42,7 +47,6 @@ cf_gaussian_blur (const CfExec * exec, const CfPlane * src,
   if (aligned && p->radius_x <= CF_GAUSSIAN_SMALL_MAX_RADIUS
       && p->radius_y <= CF_GAUSSIAN_SMALL_MAX_RADIUS)
     return cf_gaussian_small (exec, src, dst, p);
-  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
   if (r <= CF_GAUSSIAN_TILE_MAX_RADIUS && (r < CF_GAUSSIAN_ENGINE_MIN_RADIUS
           || !cf_separable_vector_takes (src, dst, r)))
     return cf_gaussian_tile (exec, src, dst, p);

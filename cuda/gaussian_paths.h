@@ -162,6 +162,14 @@ int cf_gm_plan (double sigma, int radius, CfGaussMultirate * plan);
  * is faster, GRAY8 0.047); above this residual the fit is not exact enough
  * (a radius far below 3 sigma: the window path takes it). */
 #define CF_GM_MIN_RADIUS 16
+
+/* Up to this radius the separable engine's tensor-core passes run 8-bit
+ * blurs of one channel faster than the multi-rate path (H200, 4K GRAY8:
+ * radius 20 0.039 against 0.079 ms, 32 0.043 against 0.059; on NV12's
+ * two-channel chroma plane they were slower, radius 30 at 1920x1080:
+ * NV12 sigma 20 0.068 -> 0.083 ms; cf_gaussian_prefers_direct,
+ * docs/cudagaussianblur.md). */
+#define CF_GAUSSIAN_WIDE_MAX_RADIUS 32
 #define CF_GM_MAX_RESIDUAL 3e-3
 
 /* Grid samples of an axis of n pixels: D (first) .. D ((n - 1) / k +

@@ -27,6 +27,16 @@ cf_gaussian_weights (double sigma, int radius, float *w)
     w[k] = (float) (g[k] / sum);
 }
 
+int
+cf_gaussian_prefers_direct (const CfGaussianParams * p, int depth,
+    int channels)
+{
+  const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
+  return p->path == CF_GAUSSIAN_AUTO && p->sharpen == 0.0 && depth == 8
+      && channels == 1 && r >= CF_GM_MIN_RADIUS
+      && r <= CF_GAUSSIAN_WIDE_MAX_RADIUS;
+}
+
 CfStatus
 cf_gaussian_check (const CfPlane * src, const CfPlane * dst,
     const CfGaussianParams * p)
@@ -49,6 +59,8 @@ cf_gaussian_blur_ref (const CfPlane * src, const CfPlane * dst,
   CfStatus st = cf_gaussian_check (src, dst, p);
   if (st != CF_OK)
     return st;
+  if (cf_gaussian_prefers_direct (p, src->depth, src->channels))
+    return cf_gaussian_blur_direct_ref (src, dst, p);
   if (cf_gaussian_uses_multirate (p))
     return cf_gm_blur_ref (src, dst, p);
   return cf_gaussian_uses_window (p, src->channels) ?

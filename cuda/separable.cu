@@ -51,6 +51,12 @@ constexpr int N = P;            /* the window's outputs, either pass */
 static_assert (P == V, "one window function serves both passes");
 constexpr int B = 8;            /* radii above MAX_FIXED: taps a block */
 constexpr int MAX_FIXED = 15;   /* cudaconvolve's largest side: 31 taps */
+/* Radii MAX_FIXED + 1 .. MAX_WIDE: the Gaussian's fixed-point rows without
+ * an unsharp step, on tensor cores, on one-channel 8-bit planes
+ * (cf_separable_wide_tensor_takes); compiled at multiples of WIDE_STEP,
+ * the radius padded up with zero taps. */
+constexpr int MAX_WIDE = 32;
+constexpr int WIDE_STEP = 4;
 constexpr int MAX_TAPS = (2 * CF_SEPARABLE_MAX_RADIUS + 1 + B - 1) / B * B;
 
 struct Args {
@@ -74,14 +80,14 @@ struct Args {
    * taps. */
   int tap_bits;
   unsigned tw[4][(3 + 30) / 4 + 1];
-  unsigned tw2[4][(3 + 30) / 2 + 1];
+  unsigned tw2[4][(3 + 2 * MAX_WIDE) / 2 + 1];
   /* Nonzero: the columns pass on tensor cores (vec::cols_tensor, on the
    * rows' sums as halves h = sum x hscale, which wy then weighs), and on
    * one channel the rows too (vec::rows_tensor, on the integer taps tq:
    * tw's, or tw2's fixed-point weights). */
   int tensor;
   float hscale;
-  int tq[2 * MAX_FIXED + 1];
+  int tq[2 * MAX_WIDE + 1];
 };
 
 /* Taps a pass runs: 2 r + 1, or that rounded up to B above MAX_FIXED (and
@@ -455,8 +461,10 @@ namespace vec {
  * and four channels with integer rows (the chunk staged as words), where 4
  * measured fastest (RGBA 31 + 31: 0.191 ms against 0.202 at 3; at 5 the
  * kernel spills 248 bytes; the tensor-core variants, which have integer
- * rows, spill 480-660 bytes at 5). CF_SEP_MINB* override them for
- * measurements. */
+ * rows, spill 480-660 bytes at 5). The wide kernels past radius 16 (a
+ * halo of more than one chunk) spill at 4 and at 3 (64-80 bytes; H200, 4K
+ * GRAY8 radius 24: 0.055 ms at 3, 0.040 at 2, 128 registers, no spill).
+ * CF_SEP_MINB* override them for measurements. */
 #ifndef CF_SEP_MINB1
 #define CF_SEP_MINB1 4
 #endif
@@ -466,16 +474,20 @@ namespace vec {
 #ifndef CF_SEP_MINB_INT
 #define CF_SEP_MINB_INT 4
 #endif
+#ifndef CF_SEP_MINB_WIDE
+#define CF_SEP_MINB_WIDE 2
+#endif
 constexpr int SW = 128;         /* strip samples */
 /* The tensor-core columns' output tile (CH rows of SW bytes, in the staging
  * area): a row 16 bytes past a multiple of 128, so that a warp's 2-byte
  * stores to 8 rows fall on distinct banks. */
 constexpr int TILE_PITCH = SW + 16;
 
-template < int C, int TAPS > __host__ __device__ constexpr int
+template < int C, int R, int TAPS > __host__ __device__ constexpr int
 min_blocks ()
 {
-  return C == 1 ? CF_SEP_MINB1 : TAPS ? CF_SEP_MINB_INT : CF_SEP_MINB4;
+  return 2 * R > CH ? CF_SEP_MINB_WIDE : C == 1 ? CF_SEP_MINB1 : TAPS ?
+      CF_SEP_MINB_INT : CF_SEP_MINB4;
 }
 
 /* Columns pass: a thread's samples across (a float2 or float4 column of
@@ -587,7 +599,6 @@ template < int C, int R > struct Lay {
       (TENSOR_ROWS ? 2 * NDR * 64 : 0);
   static_assert (!TENSOR_ROWS || 32 * (first_row_tile (WARPS - 1, OFF) +
           NKR) <= 4 * IPW + 4 * PAD, "the rows' tiles stay within the pad");
-  static_assert (2 * R <= CH, "the shift copies without overlap");
   static_assert ((SW / RM) % WARPS == 0, "rows units a warp");
 };
 
@@ -1046,15 +1057,23 @@ cols (const float *h, const void *src, size_t sstride, void *dst,
   }
 }
 
-/* h's rows CH .. CH + 2 R - 1 to its top (TC: a buffer of halves). */
+/* h's rows CH .. CH + 2 R - 1 to its top (TC: a buffer of halves), CH
+ * rows at a time where 2 R > CH: each piece's rows are read before the
+ * next piece overwrites them. */
 template < int C, int R, bool TC > __device__ __forceinline__ void
 shift (float *h)
 {
   using L = Lay < C, R >;
   constexpr int ROW = TC ? L::HP16 / 2 : L::HP;        /* floats a row */
-  constexpr int N4 = 2 * R * (ROW / 4);
-  for (int i = threadIdx.x; i < N4; i += THREADS)
-    ((float4 *) h)[i] = ((const float4 *) (h + CH * ROW))[i];
+#pragma unroll
+  for (int r0 = 0; r0 < 2 * R; r0 += CH) {
+    const int n4 = min (CH, 2 * R - r0) * (ROW / 4);
+    float4 *to = (float4 *) (h + r0 * ROW);
+    for (int i = threadIdx.x; i < n4; i += THREADS)
+      to[i] = to[i + CH * ROW / 4];
+    if (r0 + CH < 2 * R)
+      __syncthreads ();
+  }
 }
 
 /* The row taps' 32 x 8 tiles for rows_tensor, by diagonal: output sample n
@@ -1276,7 +1295,7 @@ store_tile (const unsigned char *tile, const void *src, size_t sstride,
 
 template < typename T, int C, int R, int FM, int TAPS, bool TC >
 __global__ void
-__launch_bounds__ (THREADS, min_blocks < C, TAPS > ())
+__launch_bounds__ (THREADS, min_blocks < C, R, TAPS > ())
 kernel (const void *__restrict__ src, size_t sstride,
     void *__restrict__ dst, size_t dstride, int width, int height,
     const Args a)
@@ -1328,12 +1347,19 @@ kernel (const void *__restrict__ src, size_t sstride,
     }
   };
 
-  /* h row i holds input row y_begin - R + i */
+  /* h row i holds input row y_begin - R + i: the 2 R rows above the first
+   * output row first, a chunk at a time (the last one running into rows
+   * that the loop's first chunk computes again) */
+  constexpr int LEAD = (2 * R + CH - 1) / CH;
   next.load (src, sstride, width, height, s0, y_begin - R, a.border);
-  stage ();
-  next.load (src, sstride, width, height, s0, y_begin + R, a.border);
-  rows_any < C, R, FM, TAPS, TC > (in, h, a, tiles);
-  __syncthreads ();
+#pragma unroll 1
+  for (int i = 0; i < LEAD; i++) {
+    stage ();
+    next.load (src, sstride, width, height, s0, i + 1 < LEAD ?
+        y_begin - R + (i + 1) * CH : y_begin + R, a.border);
+    rows_any < C, R, FM, TAPS, TC > (in, hrow (i * CH), a, tiles);
+    __syncthreads ();
+  }
   for (int y = y_begin;; y += CH) {
     stage ();
     if (y + CH < y_end)
@@ -1392,6 +1418,15 @@ CfStatus
 launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
     cudaStream_t stream)
 {
+  if constexpr (TC && TAPS == 16 && C == 1)
+    if (a.r > MAX_FIXED)
+      return cf_with_radius < MAX_FIXED / WIDE_STEP + 1,
+          MAX_WIDE / WIDE_STEP > (a.r / WIDE_STEP, [&](auto q) {
+            return launch < T, C, WIDE_STEP * decltype (q)::value, FM, TAPS,
+                TC > (src, dst, a, stream);
+          }, [] {
+            return CF_ERROR_INVALID;
+          });
   return cf_with_radius < TAPS ? INT_MIN_RADIUS : 1, MAX_FIXED > (a.r,
       [&](auto r) {
         return launch < T, C, decltype (r)::value, FM, TAPS, TC > (src, dst,
@@ -1401,15 +1436,23 @@ launch_radius (const CfPlane * src, const CfPlane * dst, Args & a,
       });
 }
 
+/* Whether the planes' rows are aligned to 4 samples (the vector engine's
+ * loads and stores). */
+template < typename T > bool
+aligned (const CfPlane * src, const CfPlane * dst)
+{
+  const size_t v = 4 * sizeof (T);
+  return (uintptr_t) src->data % v == 0 && src->stride % v == 0
+      && (uintptr_t) dst->data % v == 0 && dst->stride % v == 0;
+}
+
 /* Whether the vector engine takes this filter: a fixed radius, 1, 2 or 4
  * channels, rows aligned to 4 samples. */
 template < typename T > bool
 takes (const CfPlane * src, const CfPlane * dst, int r)
 {
-  const size_t v = 4 * sizeof (T);
   return r >= 1 && r <= MAX_FIXED && src->channels != 3
-      && (uintptr_t) src->data % v == 0 && src->stride % v == 0
-      && (uintptr_t) dst->data % v == 0 && dst->stride % v == 0;
+      && aligned < T > (src, dst);
 }
 
 /* The rows as integer dot products where Args has tap words for them
@@ -1459,7 +1502,7 @@ void
 integer_rows (Args * a, int fixed)
 {
   const int n = 2 * a->r + 1;
-  int taps[2 * MAX_FIXED + 1];
+  int taps[2 * MAX_WIDE + 1];
   bool integer = true;
   for (int k = 0; k < n; k++) {
     integer = integer && cf_tap_is_byte (a->wx[k]);
@@ -1528,8 +1571,45 @@ tensor_cores (Args * a, const CfSeparable * s)
   a->tensor = 1;
 }
 
+/* The kernels' arguments at radius r (the axes' larger radius, or that
+ * padded up with zero taps); on the vector engine (`vector`) the integer
+ * rows and the tensor cores where the filter allows them. */
+void
+prepare (Args * a, const CfPlane * src, const CfPlane * dst,
+    const CfSeparable * s, int r, bool vector)
+{
+  *a = Args { };
+  a->r = r;
+  a->taps = taps_of (r);
+  for (int d = -s->rx; d <= s->rx; d++)
+    a->wx[r + d] = s->row[s->rx + d];
+  for (int d = -s->ry; d <= s->ry; d++)
+    a->wy[r + d] = s->col[s->ry + d];
+  a->amount = s->amount;
+  a->threshold = s->threshold;
+  a->offset = s->offset;
+  a->absolute = s->absolute;
+  a->max = (float) cf_plane_max (dst);
+  a->border = s->border;
+  a->mask = s->channel_mask;
+  for (int c = 0; c < src->channels; c++)
+    if ((s->channel_mask >> c) & 1u)
+      a->chan[a->nf++] = c;
+  if (src->depth == 8 && r >= vec::INT_MIN_RADIUS && vector) {
+    integer_rows (a, s->fixed_rows);
+    tensor_cores (a, s);
+  }
+}
+
 /* What this thread's cf_separable calls ran (cf_separable_passes_run). */
 thread_local unsigned passes_run;
+
+/* The radius a wide tensor-core kernel runs r at. */
+int
+wide_radius (int r)
+{
+  return (r + WIDE_STEP - 1) / WIDE_STEP * WIDE_STEP;
+}
 
 /* The vector engine's shared memory, in floats. */
 int
@@ -1554,8 +1634,10 @@ cf_separable_fits (int rx, int ry, int channels)
   /* the blocked taps where the vector engine cannot take the plane */
   const int taps = channels == 3 ? taps_of (r) : (2 * r + B) / B * B;
   size_t need = sizeof (float) * Layout (channels, taps).floats (channels);
-  if (r >= 1 && r <= MAX_FIXED && channels != 3)
-    need = std::max (need, sizeof (float) * vec_floats (channels, r));
+  if (r >= 1 && channels != 3 && (r <= MAX_FIXED || (r <= MAX_WIDE
+              && channels == 1)))
+    need = std::max (need, sizeof (float) * vec_floats (channels,
+            r <= MAX_FIXED ? r : wide_radius (r)));
   return need <= optin;
 }
 
@@ -1566,33 +1648,32 @@ cf_separable_vector_takes (const CfPlane * src, const CfPlane * dst, int r)
       vec::takes < unsigned char > (src, dst, r);
 }
 
+extern "C" int
+cf_separable_wide_tensor_takes (const CfPlane * src, const CfPlane * dst,
+    int r)
+{
+  return r > MAX_FIXED && r <= MAX_WIDE && src->depth == 8
+      && src->channels == 1 && vec::aligned < unsigned char > (src, dst)
+      && device_major () >= 8;
+}
+
 extern "C" CfStatus
 cf_separable (const CfPlane * src, const CfPlane * dst,
     const CfSeparable * s, void *stream)
 {
   if (!cf_separable_fits (s->rx, s->ry, src->channels))
     return CF_ERROR_INVALID;
-  Args a = { };
-  a.r = std::max (s->rx, s->ry);
-  a.taps = taps_of (a.r);
-  for (int d = -s->rx; d <= s->rx; d++)
-    a.wx[a.r + d] = s->row[s->rx + d];
-  for (int d = -s->ry; d <= s->ry; d++)
-    a.wy[a.r + d] = s->col[s->ry + d];
-  a.amount = s->amount;
-  a.threshold = s->threshold;
-  a.offset = s->offset;
-  a.absolute = s->absolute;
-  a.max = (float) cf_plane_max (dst);
-  a.border = s->border;
-  a.mask = s->channel_mask;
-  for (int c = 0; c < src->channels; c++)
-    if ((s->channel_mask >> c) & 1u)
-      a.chan[a.nf++] = c;
-  const bool vector = cf_separable_vector_takes (src, dst, a.r);
-  if (src->depth == 8 && a.r >= vec::INT_MIN_RADIUS && vector) {
-    integer_rows (&a, s->fixed_rows);
-    tensor_cores (&a, s);
+  const int r = std::max (s->rx, s->ry);
+  Args a;
+  bool vector = false;
+  if (s->fixed_rows && s->amount == 0.0f
+      && cf_separable_wide_tensor_takes (src, dst, r)) {
+    prepare (&a, src, dst, s, wide_radius (r), true);
+    vector = a.tensor != 0;     /* else the blocked taps, below */
+  }
+  if (!vector) {
+    vector = cf_separable_vector_takes (src, dst, r);
+    prepare (&a, src, dst, s, r, vector);
   }
   if (a.tensor)
     passes_run |= CF_SEPARABLE_TENSOR;

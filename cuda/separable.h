@@ -45,6 +45,13 @@ int cf_separable_fits (int rx, int ry, int channels);
 int cf_separable_vector_takes (const CfPlane * src, const CfPlane * dst,
     int r);
 
+/* Whether the engine runs a blur (CfSeparable.fixed_rows, no unsharp
+ * step) of these planes whose larger radius is r, from 16 to 32, on
+ * tensor cores: one-channel 8-bit planes, rows aligned to 4 samples,
+ * compute capability 8 or later. */
+int cf_separable_wide_tensor_takes (const CfPlane * src,
+    const CfPlane * dst, int r);
+
 /* Filters src into dst (planes checked, not aliasing), queued on `stream`
  * (a cudaStream_t). */
 CfStatus cf_separable (const CfPlane * src, const CfPlane * dst,

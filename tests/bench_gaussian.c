@@ -231,7 +231,9 @@ sweep (const Format * formats, size_t nformats)
     for (size_t g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
       int radius = cf_gaussian_default_radius (sigmas[g]);
       double ms = ours_ms (&r, sigmas[g], CF_GAUSSIAN_AUTO);
-      const char *path = cf_gaussian_uses_multirate (&r.p) ? "multirate" :
+      const char *path =
+          cf_gaussian_prefers_direct (&r.p, fm->depth, fm->channels) ?
+          "direct" : cf_gaussian_uses_multirate (&r.p) ? "multirate" :
           cf_gaussian_uses_window (&r.p, fm->channels) ? "window" : "direct";
       double direct = ours_ms (&r, sigmas[g], CF_GAUSSIAN_DIRECT);
       double win = ours_ms (&r, sigmas[g], CF_GAUSSIAN_WINDOW);
@@ -263,9 +265,11 @@ crossover (const Format * formats, size_t nformats)
   printf ("\n### Crossover, 3840x2160: direct / window / multirate ms by "
       "radius\n\n");
   cf_bench_table ("format | r 12 | r 15 | r 16 | r 20 | r 24 | r 27 | r 30 | "
-      "r 45 | r 60 | r 127 | r 300");
+      "r 32 | r 45 | r 60 | r 127 | r 300");
   for (size_t f = 0; f < nformats; f++) {
-    static const int radii[] = { 12, 15, 16, 20, 24, 27, 30, 45, 60, 127, 300 };
+    static const int radii[] = { 12, 15, 16, 20, 24, 27, 30, 32, 45, 60, 127,
+      300
+    };
     Run r;
     run_format (&r, &formats[f]);
     printf ("| %s |", formats[f].name);

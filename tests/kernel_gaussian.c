@@ -307,6 +307,51 @@ engine_or_tile (int step, int *n)
   cf_test_device_stride_multiple (0);
 }
 
+/* Radii 16 to 32 of one-channel 8-bit blurs: the separable engine on
+ * tensor cores (the radius padded up to a multiple of 4 with zero taps)
+ * where the device has them and the rows are aligned to 4 samples, the
+ * multi-rate path elsewhere (two and four channels, rows at odd 2-byte
+ * steps, the unsharp step, radius 33); each within 1 LSB of the path's
+ * reference (the direct one for the engine's). Heights below the radius and above a segment of several
+ * chunks, anisotropic radii, both borders. */
+static void
+wide_tensor (int step, int *n)
+{
+  static const struct
+  {
+    int channels;
+    unsigned mask;
+    int stride;
+  } layouts[] = {
+    {1, 0x1, 0}, {1, 0x1, 4}, {1, 0x1, 12}, {2, 0x3, 0}, {1, 0x1, 2},
+    {4, 0x7, 0}
+  };
+  static const int radii[] = { 16, 17, 19, 22, 24, 27, 29, 32, 33 };
+  static const int heights[] = { 600, 5, 97, 1 };
+
+  for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+    for (size_t i = 0; i < sizeof radii / sizeof radii[0]; i++) {
+      if ((*n)++ % step)
+        continue;
+      const int r = radii[i], sharpen = i == 3 && l < 2;
+      const int tensor = layouts[l].channels == 1 && r <= 32 && !sharpen
+          && layouts[l].stride != 2 && cf_separable_tensor_capable ();
+      cf_separable_passes_run ();
+      cf_test_device_stride_multiple (layouts[l].stride);
+      check_path (67 + 131 * (int) i + 7 * (int) l, heights[(i + l) % 4],
+          layouts[l].channels, 8, layouts[l].mask, (r - 0.5) / 3.0,
+          (i + l) % 3 ? (r - 0.5) / 3.0 : 1.0,
+          (i + l) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+          CF_GAUSSIAN_AUTO, sharpen ? 1.0 : 0.0, 0.0, 0);
+      if (!(cf_separable_passes_run () & CF_SEPARABLE_TENSOR) != !tensor) {
+        fprintf (stderr, "wide tensor, radius %d, layout %zu: tensor "
+            "cores %s\n", r, l, tensor ? "not used" : "used");
+        failed++;
+      }
+    }
+  cf_test_device_stride_multiple (0);
+}
+
 /* The vector kernel's edges (small_mask.cuh): widths 1..40 around its
  * vector (8 samples), heights 1..5, every channel count at 8 and 16 bits,
  * radii 1, 2 and 3 (1 and 2 the vector kernel's, 3 the separable
@@ -387,6 +432,7 @@ main (void)
   small (step);
   vector_edges (step, &n);
   engine_or_tile (step, &n);
+  wide_tensor (step, &n);
   /* The separable engine with segments of several 32-row chunks: a fixed
    * radius, blocked taps (radius above 15) and unequal radii. */
   check_path (2050, 600, 1, 8, 1, 4.0, 4.0, CF_BORDER_CLAMP,
