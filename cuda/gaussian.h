@@ -74,10 +74,14 @@ int cf_gaussian_uses_multirate (const CfGaussianParams * params);
 /* Whether a blur with these parameters (the path CF_GAUSSIAN_AUTO) of a
  * plane of `depth` bits and `channels` channels is the direct one even
  * above CF_GM_MIN_RADIUS: radii up to CF_GAUSSIAN_WIDE_MAX_RADIUS of an
- * 8-bit blur (no unsharp step) on one channel, which the separable engine
- * runs on tensor cores. The GPU takes the direct path there where
- * the plane and the device allow it (cf_separable_wide_tensor_takes), the
- * multi-rate or window path elsewhere; the reference, the direct one. */
+ * 8-bit blur (no unsharp step) of one filtered channel, which the
+ * separable engine runs on tensor cores on one-channel planes. The GPU
+ * takes the direct path there where the plane and the device allow it
+ * (cf_separable_wide_tensor_takes), the multi-rate or window path
+ * elsewhere; the reference, the direct one. One filtered channel, not one
+ * channel: the same luma is a one-channel plane or one channel of a
+ * packed plane (YUY2's, as the elements split it), and the references of
+ * both must agree. */
 int cf_gaussian_prefers_direct (const CfGaussianParams * params, int depth,
     int channels);
 

@@ -32,8 +32,10 @@ cf_gaussian_prefers_direct (const CfGaussianParams * p, int depth,
     int channels)
 {
   const int r = p->radius_x > p->radius_y ? p->radius_x : p->radius_y;
+  const unsigned filtered = p->channel_mask & ((1u << channels) - 1);
   return p->path == CF_GAUSSIAN_AUTO && p->sharpen == 0.0 && depth == 8
-      && channels == 1 && r >= CF_GM_MIN_RADIUS
+      && filtered != 0 && (filtered & (filtered - 1)) == 0
+      && r >= CF_GM_MIN_RADIUS
       && r <= CF_GAUSSIAN_WIDE_MAX_RADIUS;
 }
 

@@ -77,7 +77,7 @@ struct Args {
    * by dp4a; 16, the Gaussian's row weights in fixed point by dp2a (wy
    * scaled back by 2^-CF_TAP_FIXED_BITS). tw, tw2: the row's tap words
    * by the byte its leftmost input lies at (cf_tap_words.h), up to 31
-   * taps. */
+   * taps (tw) and 2 MAX_WIDE + 1 (tw2). */
   int tap_bits;
   unsigned tw[4][(3 + 30) / 4 + 1];
   unsigned tw2[4][(3 + 2 * MAX_WIDE) / 2 + 1];
@@ -1503,7 +1503,8 @@ integer_rows (Args * a, int fixed)
 {
   const int n = 2 * a->r + 1;
   int taps[2 * MAX_WIDE + 1];
-  bool integer = true;
+  /* integer taps: cudaconvolve's, up to 31 (tw) */
+  bool integer = n <= 2 * MAX_FIXED + 1;
   for (int k = 0; k < n; k++) {
     integer = integer && cf_tap_is_byte (a->wx[k]);
     taps[k] = integer ? (int) a->wx[k] : 0;

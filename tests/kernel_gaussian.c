@@ -311,8 +311,8 @@ engine_or_tile (int step, int *n)
  * tensor cores (the radius padded up to a multiple of 4 with zero taps)
  * where the device has them and the rows are aligned to 4 samples, the
  * multi-rate path elsewhere (two and four channels, rows at odd 2-byte
- * steps, the unsharp step, radius 33); each within 1 LSB of the path's
- * reference (the direct one for the engine's). Heights below the radius and above a segment of several
+ * steps, the unsharp step, radius 33); each within 1 LSB of its reference
+ * (the direct one for one filtered channel, whichever path ran). Heights below the radius and above a segment of several
  * chunks, anisotropic radii, both borders. */
 static void
 wide_tensor (int step, int *n)
@@ -323,8 +323,8 @@ wide_tensor (int step, int *n)
     unsigned mask;
     int stride;
   } layouts[] = {
-    {1, 0x1, 0}, {1, 0x1, 4}, {1, 0x1, 12}, {2, 0x3, 0}, {1, 0x1, 2},
-    {4, 0x7, 0}
+    {1, 0x1, 0}, {1, 0x1, 4}, {1, 0x1, 12}, {2, 0x3, 0}, {2, 0x2, 0},
+    {1, 0x1, 2}, {4, 0x7, 0}, {4, 0x4, 0}
   };
   static const int radii[] = { 16, 17, 19, 22, 24, 27, 29, 32, 33 };
   static const int heights[] = { 600, 5, 97, 1 };
@@ -422,6 +422,9 @@ main (void)
    * compute-sanitizer, CF_TEST_QUICK=1, where they would take minutes). */
   check (300, 200, 1, 8, 1, 40.0, CF_GAUSSIAN_MAX_RADIUS, CF_BORDER_MIRROR, 0);
   check (300, 200, 4, 16, 7, 3.0, 4, CF_BORDER_CLAMP, 1);
+  /* a radius of the wide tensor-core kernels whose weights are 1 and 0
+   * (sigma far below the radius): not a fixed-point row they can take */
+  check (300, 60, 1, 8, 1, 0.01, 20, CF_BORDER_CLAMP, 0);
   /* I420_10LE, P010_10LE and P012_LE planes (chroma: two channels) */
   check_deep (67, 35, 1, 0x3ff, 2.0, 1);
   check_deep (67, 35, 2, 0xffc0, 2.0, 1);
