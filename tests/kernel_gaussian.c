@@ -265,6 +265,18 @@ small (int step)
       }
 }
 
+/* Fails the case just run unless it ran on tensor cores exactly where
+ * `tensor` says (cf_separable_passes_run, cleared before the case). */
+static void
+expect_tensor (int tensor, const char *set, int r, size_t layout)
+{
+  if (!(cf_separable_passes_run () & CF_SEPARABLE_TENSOR) != !tensor) {
+    fprintf (stderr, "%s, radius %d, layout %zu: tensor cores %s\n", set, r,
+        layout, tensor ? "not used" : "used");
+    failed++;
+  }
+}
+
 /* Radii 4 to 8: the separable engine's vector path on planes it takes (1,
  * 2 or 4 channels, rows aligned to 4 samples), the tile kernel on the
  * others (three channels, 16-bit rows at 4-byte steps); both borders, the
@@ -298,11 +310,7 @@ engine_or_tile (int step, int *n)
           layouts[l].depth, layouts[l].mask, (r - 0.5) / 3.0, (r + l) % 3 ?
           (r - 0.5) / 3.0 : 1.0, (r + l) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
           CF_GAUSSIAN_AUTO, r == 6 ? 1.0 : 0.0, 0.0, 0);
-      if (!(cf_separable_passes_run () & CF_SEPARABLE_TENSOR) != !tensor) {
-        fprintf (stderr, "engine or tile, radius %d, layout %zu: tensor "
-            "cores %s\n", r, l, tensor ? "not used" : "used");
-        failed++;
-      }
+      expect_tensor (tensor, "engine or tile", r, l);
     }
   cf_test_device_stride_multiple (0);
 }
@@ -312,8 +320,9 @@ engine_or_tile (int step, int *n)
  * where the device has them and the rows are aligned to 4 samples, the
  * multi-rate path elsewhere (two and four channels, rows at odd 2-byte
  * steps, the unsharp step, radius 33); each within 1 LSB of its reference
- * (the direct one for one filtered channel, whichever path ran). Heights below the radius and above a segment of several
- * chunks, anisotropic radii, both borders. */
+ * (the direct one for one filtered channel, whichever path ran).
+ * Heights below the radius and above a segment of several chunks,
+ * anisotropic radii, both borders. */
 static void
 wide_tensor (int step, int *n)
 {
@@ -343,11 +352,7 @@ wide_tensor (int step, int *n)
           (i + l) % 3 ? (r - 0.5) / 3.0 : 1.0,
           (i + l) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
           CF_GAUSSIAN_AUTO, sharpen ? 1.0 : 0.0, 0.0, 0);
-      if (!(cf_separable_passes_run () & CF_SEPARABLE_TENSOR) != !tensor) {
-        fprintf (stderr, "wide tensor, radius %d, layout %zu: tensor "
-            "cores %s\n", r, l, tensor ? "not used" : "used");
-        failed++;
-      }
+      expect_tensor (tensor, "wide tensor", r, l);
     }
   cf_test_device_stride_multiple (0);
 }
