@@ -49,22 +49,29 @@ cf_min_blocks (int wanted, int threads)
  * so asking per frame is cheap). */
 CfStatus cf_smem_optin (size_t * bytes);
 
+/* How many blocks of @bytes of shared memory each (static and dynamic) a
+ * multiprocessor of the current device holds, by shared memory alone. */
+CfStatus cf_smem_blocks_per_sm (size_t bytes, int *blocks);
+
 /* Lets `kernel` use up to `bytes` of dynamic shared memory (capped at what
  * the device allows beside the kernel's static shared memory) on `device`,
  * in every context of that device. */
 cudaError_t cf_allow_dynamic_smem (const void *kernel, int device,
     size_t bytes);
 
-/* Before launching KERNEL with `smem` bytes of dynamic shared memory: more
- * than 48 KB must be opted in, done here once per device (for all of its
- * contexts: GStreamer may make several on one device), to all the device
- * allows. A launch needing more than that still fails, as it should. */
+/* Before launching KERNEL with `smem` bytes of dynamic shared memory:
+ * static and dynamic together past 48 KB must be opted in, done here once
+ * per device (for all of its contexts: GStreamer may make several on one
+ * device), to all the device allows. The kernel's static size is not
+ * known here, so any dynamic shared memory opts in: under 48 KB it may
+ * still pass the limit beside the static. A launch needing more than the
+ * device allows still fails, as it should. */
 template < auto KERNEL > CfStatus
 cf_allow_smem (size_t smem)
 {
   static std::atomic < bool > allowed[CF_MAX_DEVICES];
   int dev;
-  if (smem <= 48 * 1024)
+  if (smem == 0)
     return CF_OK;
   cudaError_t err = cudaGetDevice (&dev);
   if (err == cudaSuccess && dev < CF_MAX_DEVICES

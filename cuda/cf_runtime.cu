@@ -38,6 +38,22 @@ cf_smem_optin (size_t * bytes)
   return cf_status_from_cuda (err);
 }
 
+CfStatus
+cf_smem_blocks_per_sm (size_t bytes, int *blocks)
+{
+  int dev, sm = 0, reserved = 0;
+  cudaError_t err = cudaGetDevice (&dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&sm,
+        cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute (&reserved,
+        cudaDevAttrReservedSharedMemoryPerBlock, dev);
+  *blocks = err == cudaSuccess ? (int) ((size_t) sm / (bytes + reserved)) :
+      0;
+  return cf_status_from_cuda (err);
+}
+
 cudaError_t
 cf_allow_dynamic_smem (const void *kernel, int device, size_t bytes)
 {

@@ -17,7 +17,7 @@ extern "C" {
 #define CF_SATVAR_PACK_BITS 21
 
 /* The tile path takes radii up to this (rounded up). */
-#define CF_SATVAR_TILE_MAX_RADIUS 16
+#define CF_SATVAR_TILE_MAX_RADIUS 32
 
 /* satvar_tile.cu: one launch a pass, a tile's table in shared memory;
  * *fits = 0 (nothing queued) where the largest radii pass

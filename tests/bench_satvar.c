@@ -75,7 +75,7 @@ main (void)
     {3840, 2160, 4, 8, 0x7, "RGBA 3840x2160"},
     {1920, 1080, 1, 16, 0x1, "GRAY16_LE 1920x1080"},
   };
-  static const int radii[] = { 4, 8, 12, 16, 64, 256 };
+  static const int radii[] = { 4, 8, 12, 16, 24, 32, 64, 256 };
 
   cf_bench_init ();
   cf_bench_table ("format | radius | copy ms | fixed ms | ellipse ms | "

@@ -203,6 +203,51 @@ check_tile_limits (void)
   }
 }
 
+/* Vertical margins on both sides of the tile path's switch to taller
+ * tiles (9), those of its 56-row tiles (15 and 16 on 8-byte entries) and
+ * up to its largest, at tile-crossing sizes: each filtered channel
+ * layout, every source, both borders, horizontal margins from 1 to the
+ * largest (its tables and the table paths both checked). */
+static void
+check_tall_tiles (void)
+{
+  static const struct
+  {
+    int channels, depth;
+    unsigned mask;
+  } layouts[] = {
+    {1, 8, 0x1}, {2, 8, 0x3}, {4, 8, 0x7}, {3, 8, 0x7}, {1, 16, 0x1},
+    {2, 16, 0x2}, {4, 16, 0xF}
+  };
+  /* {30, 8}: 4 channels' table just under 48 KB, past it with the static
+   * shared memory */
+  static const double radii[][2] = { {8, 8}, {5.5, 8.5}, {12.25, 9},
+  {16, 16}, {0.5, 20.5}, {31.75, 24}, {2, 32}, {32, 31.5}, {30, 8},
+  {16, 15}
+  };
+
+  for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+    for (size_t r = 0; r < sizeof radii / sizeof radii[0]; r++) {
+      const int w = r % 2 ? 197 : 130, h = r % 2 ? 141 : 67;
+      CfSatVarParams p = { radii[r][0], radii[r][1], 1 + (int) r % 2,
+        (l + r) % 2 ? CF_BORDER_MIRROR : CF_BORDER_CLAMP,
+        layouts[l].mask, (CfSatVarSource) (r % 5), 0, 0, w * 0.4, h * 0.6,
+        w * 0.25, h * 0.2, cos (0.5), sin (0.5), 0.3 * h, 0
+      };
+      if (p.source == CF_SATVAR_ALPHA && (layouts[l].channels == 1
+              || layouts[l].mask == CF_ALL_CHANNELS (layouts[l].channels)))
+        p.source = CF_SATVAR_MAP;
+      if (p.source == CF_SATVAR_ALPHA)  /* the first unfiltered channel */
+        p.alpha_channel = __builtin_ctz (~layouts[l].mask);
+      if (p.source == CF_SATVAR_MAP) {
+        p.map.channels = 1;
+        p.map.depth = 8;
+      }
+      check (w, h, layouts[l].channels, layouts[l].depth, layouts[l].mask,
+          &p, "tall tiles");
+    }
+}
+
 /* cf_satvar on the GPU of @src with @p (its map on the host, uploaded
  * here) equals @want. */
 static void
@@ -363,6 +408,7 @@ main (void)
   }
   check_packing ();
   check_tile_limits ();
+  check_tall_tiles ();
   if (!quick) {
     CfSatVarParams p = { 4.3, 3.6, 1, CF_BORDER_CLAMP, 0x7,
       CF_SATVAR_BAND, 0, 0, 1920, 1080, 0, 200, cos (0.2), sin (0.2), 300, 0
