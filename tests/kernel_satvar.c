@@ -36,6 +36,13 @@ verdict (long bad, const char *what)
   }
 }
 
+/* A plane's channels, depth and filtered channels. */
+typedef struct
+{
+  int channels, depth;
+  unsigned mask;
+} Layout;
+
 /* A radius map of @w x @h: random samples (max 0), or a smooth ramp from 0
  * at the left to @max at the right (fractional radii everywhere). */
 static CfPlane
@@ -163,19 +170,15 @@ check_packing (void)
   cf_test_plane_free (&white);
 }
 
-/* The tile path's largest margin on white frames (every prefix of
- * its table its largest: a carry out of a channel's bits would show in
- * the next channel) and on random ones, for each way it packs an entry:
+/* The tile path's largest margin on white frames (every box sum its
+ * largest, and the table's prefixes wrap: a carry out of a channel's bits
+ * would show in the next channel) and on random ones, for each way it packs an entry:
  * 8-bit samples 1 to 4 channels (three a 64-bit word), 16-bit 1 to 4 (two
  * a word); a quarter above it runs the table paths. */
 static void
 check_tile_limits (void)
 {
-  static const struct
-  {
-    int channels, depth;
-    unsigned mask;
-  } layouts[] = {
+  static const Layout layouts[] = {
     {1, 8, 0x1}, {2, 8, 0x3}, {4, 8, 0x7}, {4, 8, 0xF}, {1, 16, 0x1},
     {2, 16, 0x3}, {4, 16, 0xF}
   };
@@ -211,16 +214,12 @@ check_tile_limits (void)
 static void
 check_tall_tiles (void)
 {
-  static const struct
-  {
-    int channels, depth;
-    unsigned mask;
-  } layouts[] = {
+  static const Layout layouts[] = {
     {1, 8, 0x1}, {2, 8, 0x3}, {4, 8, 0x7}, {3, 8, 0x7}, {1, 16, 0x1},
     {2, 16, 0x2}, {4, 16, 0xF}
   };
-  /* {30, 8}: 4 channels' table just under 48 KB, past it with the static
-   * shared memory */
+  /* {30, 8}: three filtered 8-bit channels' table just under 48 KB, past
+   * it with the static shared memory */
   static const double radii[][2] = { {8, 8}, {5.5, 8.5}, {12.25, 9},
   {16, 16}, {0.5, 20.5}, {31.75, 24}, {2, 32}, {32, 31.5}, {30, 8},
   {16, 15}
@@ -335,11 +334,7 @@ main (void)
   static const int sizes[][2] = { {1, 1}, {7, 3}, {33, 17}, {130, 131},
   {641, 67}
   };
-  static const struct
-  {
-    int channels, depth;
-    unsigned mask;
-  } layouts[] = {
+  static const Layout layouts[] = {
     {1, 8, 0x1}, {1, 16, 0x1}, {4, 8, 0x7}, {2, 8, 0x3}, {4, 16, 0xE},
     {3, 8, 0x7}
   };
