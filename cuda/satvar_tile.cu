@@ -36,6 +36,9 @@ constexpr int TILE_W = 64;
 /* The vertical margin from which a tile may be taller than 32 rows. */
 constexpr int TALL_FROM = 9;
 constexpr int TILE_MAX_MARGIN = CF_SATVAR_TILE_MAX_RADIUS;
+/* The largest margin at which two blocks a multiprocessor are enough to
+ * take the tile path (above it three; cf_satvar_tile). */
+constexpr int TWO_BLOCKS_UP_TO = 24;
 /* Threads a run of every grown column's rows (one a column), and a row. */
 constexpr int COLUMN_THREADS = 128;
 constexpr int ROW_THREADS = 4;
@@ -278,7 +281,7 @@ tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
     const int r = tid / ROW_THREADS + 1, q = tid % ROW_THREADS;
     const int span = (cols + ROW_THREADS - 1) / ROW_THREADS;
     const int c0 = q * span + 1, c1 = min (cols, c0 + span - 1);
-    const int run = (r - 1) / run_rows;
+    const int run = S::RUNS == 2 ? r - 1 >= run_rows : (r - 1) / run_rows;
     const bool mine = r <= rows;
 #pragma unroll
     for (int k = 0; k < P::WORDS; k++) {
@@ -286,7 +289,8 @@ tile_kernel (const BoxArgs a, const CfSatVarParams p, const TileArgs g)
       W sum = 0;
       if (mine)
         for (int c = c0; c <= c1; c++) {
-          sum += e[c] + (run > 0 ? above[k][run - 1][c - 1] : 0);
+          sum += e[c] + (run > 0 ? above[k][S::RUNS == 2 ? 0 : run - 1][c -
+                  1] : 0);
           e[c] = sum;
         }
       W before = sum;
@@ -466,10 +470,12 @@ cf_satvar_tile (const CfExec * exec, const CfPlane * src,
   if (st != CF_OK)
     return st;
   /* one block a multiprocessor is slower than the table paths (H200, 4K
-   * RGBA radius 32: 0.387 ms against 0.250) */
+   * RGBA radius 32: 0.387 ms against 0.250), and two above margin 24
+   * (1080p two 8-bit channels, radius 28 on 56-row tiles: 0.078 against
+   * 0.063; radius 24 on 64-row tiles: 0.057 against 0.064) */
   *fits = g.mx <= TILE_MAX_MARGIN && g.my <= TILE_MAX_MARGIN &&
       tile_smem (bps, F, g) + tile_static_smem (bps, F, g) <= optin &&
-      per_sm >= 2;
+      per_sm >= (max (g.mx, g.my) > TWO_BLOCKS_UP_TO ? 3 : 2);
   if (!*fits)
     return CF_OK;
   st = cf_scratch_reserve (exec->scratch, cf_satvar_tmp_bytes (src,
