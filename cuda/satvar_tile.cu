@@ -171,16 +171,22 @@ template < typename T, int F > struct TileBoxes {
   }
 };
 
-/* Blocks a multiprocessor must hold: 2048 threads (32 registers: a 1080p
- * plane in one wave on an H100) with one filtered channel or two of 8
- * bits, 1536 (40 registers) with more, where 32 would spill; no more than
- * it holds. */
+/* Threads of a tile kernel a multiprocessor must hold: 2048 (32
+ * registers: a 1080p plane in one wave on an H100) with one filtered
+ * channel or two of 8 bits, 1536 (40 registers) with more, where 32 would
+ * spill. */
+__host__ __device__ constexpr int
+sm_threads (int bytes, int F)
+{
+  return F == 1 || (F == 2 && bytes == 1) ? 2048 : 1536;
+}
+
+/* Those threads in blocks, no more than a multiprocessor holds. */
 template < typename T, int F, int TH > __host__ __device__ constexpr int
 min_blocks ()
 {
   constexpr int threads = Tile < TH >::THREADS;
-  return cf_min_blocks ((F == 1 || (F == 2 && sizeof (T) == 1) ? 2048 :
-          1536) / threads, threads);
+  return cf_min_blocks (sm_threads (sizeof (T), F) / threads, threads);
 }
 
 template < typename T, int C, int F, int TH > __global__ void
@@ -347,9 +353,8 @@ tile_blocks (int bytes, int F, const TileArgs & g, int *blocks)
 /* Sets g->th: 32 rows below vertical margin TALL_FROM; from it the tile
  * of 64, 56 or (up to Tile < 32 >::MAX_MY) 32 rows that keeps the most
  * threads on a multiprocessor (its blocks by shared memory, at least two,
- * times its threads, up to what the kernels' registers allow: 2048
- * threads with one filtered channel or two of 8 bits, else 1536), the
- * taller where they tie. H200, 4K RGBA map: radius 12 64 rows 0.148 ms
+ * times its threads, up to what the kernels' registers allow: sm_threads),
+ * the taller where they tie. H200, 4K RGBA map: radius 12 64 rows 0.148 ms
  * (56: 0.151, 32: 0.152), radius 16 56 rows 0.163 (64: 0.179, 32: 0.180),
  * radius 24 64 rows 0.181 (56: 0.189); 1080p GRAY16_LE radius 16 64 rows
  * 0.026 (56: 0.030, 32: 0.029). *blocks: the blocks of the chosen tile a
@@ -358,7 +363,7 @@ CfStatus
 tile_height (int bytes, int F, TileArgs * g, int *blocks)
 {
   static const int heights[] = { 64, 56, 32 };
-  const int most = F == 1 || (F == 2 && bytes == 1) ? 2048 : 1536;
+  const int most = sm_threads (bytes, F);
   int best = -1;
   g->th = 32;
   if (g->my < TALL_FROM)
