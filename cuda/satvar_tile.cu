@@ -466,20 +466,17 @@ cf_satvar_tile (const CfExec * exec, const CfPlane * src,
   for (int c = 0, f = 0; c < C; c++)
     if ((mask >> c) & 1u)
       g.chan[f++] = c;
-  size_t optin;
-  CfStatus st = cf_smem_optin (&optin);
   const int bps = cf_plane_bytes_per_sample (src);
   int per_sm = 0;
-  if (st == CF_OK)
-    st = tile_height (bps, F, &g, &per_sm);
+  CfStatus st = tile_height (bps, F, &g, &per_sm);
   if (st != CF_OK)
     return st;
   /* one block a multiprocessor is slower than the table paths (H200, 4K
    * RGBA radius 32: 0.387 ms against 0.250), and two above margin 24
    * (1080p two 8-bit channels, radius 28 on 56-row tiles: 0.078 against
-   * 0.063; radius 24 on 64-row tiles: 0.057 against 0.064) */
+   * 0.063; radius 24 on 64-row tiles: 0.057 against 0.064); two blocks of
+   * a multiprocessor are each within a block's opt-in limit */
   *fits = g.mx <= TILE_MAX_MARGIN && g.my <= TILE_MAX_MARGIN &&
-      tile_smem (bps, F, g) + tile_static_smem (bps, F, g) <= optin &&
       per_sm >= (max (g.mx, g.my) > TWO_BLOCKS_UP_TO ? 3 : 2);
   if (!*fits)
     return CF_OK;
