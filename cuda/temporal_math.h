@@ -1,6 +1,7 @@
 /* The arithmetic of the temporal filter that the kernel and the reference
  * share, in float with every rounding explicit (no fused multiply-add on
- * the GPU), so that both take the same f8 from the same differences. */
+ * the GPU), so that both take the same f8 from the same differences and
+ * blend the same samples to the same output. */
 #ifndef CF_TEMPORAL_MATH_H
 #define CF_TEMPORAL_MATH_H
 
@@ -42,11 +43,17 @@ cf_temporal_f8 (long long sum, unsigned long long ssd, int n, float sigma)
   return (int) CF_TADD (CF_TMUL (f, 255.0f), 0.5f);
 }
 
-/* The output sample before rounding: f (s p + (1 - s) c) + (1 - f) sp. */
+/* The output sample before rounding: f (s p + (1 - s) c) + (1 - f) sp,
+ * each product and sum rounded on its own: a fused multiply-add would move
+ * v by an ulp, which at 16 bits (an ulp of 2^-8 near full scale) flips the
+ * rounding of about one sample in 256, and the recursion carries such a
+ * step on. */
 CF_HD float
 cf_temporal_blend (float f, float s, float c, float p, float sp)
 {
-  return f * (s * p + (1.0f - s) * c) + (1.0f - f) * sp;
+  const float held = CF_TADD (CF_TMUL (s, p), CF_TMUL (1.0f - s, c));
+
+  return CF_TADD (CF_TMUL (f, held), CF_TMUL (1.0f - f, sp));
 }
 
 /* A dither in [0, 1) from where the sample is and what it blends: the

@@ -29,11 +29,9 @@ run_frames (const gchar * launch, GstVideoFormat format, gint width,
   gst_harness_teardown (hrn);
 }
 
-/* The base class's settings: border, frames in flight, and in one case of
- * five a region of interest, in one of five a value gate. */
-static void
-append_base_props (GString * s, GRand * r, GstVideoFormat format, gint width,
-    gint height)
+void
+cf_random_base_props (GString * s, GRand * r, GstVideoFormat format,
+    gint width, gint height)
 {
   const GstVideoFormatInfo *finfo = gst_video_format_get_info (format);
   guint full = (1u << GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0)) - 1;
@@ -59,10 +57,8 @@ append_base_props (GString * s, GRand * r, GstVideoFormat format, gint width,
   }
 }
 
-/* Mostly small frames (the CPU reference runs every case), one in eight
- * wide or tall, one in eight tiny. */
-static void
-random_size (GRand * r, gint * width, gint * height)
+void
+cf_random_size (GRand * r, gint * width, gint * height)
 {
   switch (g_rand_int_range (r, 0, 8)) {
     case 0:
@@ -84,8 +80,8 @@ random_size (GRand * r, gint * width, gint * height)
   }
 }
 
-static guint
-env_uint (const gchar * name, guint fallback)
+guint
+cf_env_uint (const gchar * name, guint fallback)
 {
   const gchar *v = g_getenv (name);
 
@@ -97,8 +93,8 @@ env_uint (const gchar * name, guint fallback)
 GST_START_TEST (test_cuda_random_cases)
 {
   const CfElementTest *e = cf_harness_entry ();
-  guint32 seed = env_uint ("CF_RANDOM_SEED", 1);
-  guint cases = env_uint ("CF_RANDOM_CASES", DEFAULT_CASES);
+  guint32 seed = cf_env_uint ("CF_RANDOM_SEED", 1);
+  guint cases = cf_env_uint ("CF_RANDOM_CASES", DEFAULT_CASES);
   GArray *formats;
   GRand *r;
 
@@ -116,9 +112,9 @@ GST_START_TEST (test_cuda_random_cases)
     GstBuffer *in[FRAMES], *cpu[FRAMES], *gpu[FRAMES];
     gchar *cpu_line, *gpu_line;
 
-    random_size (r, &w, &h);
+    cf_random_size (r, &w, &h);
     e->random_props (r, f, props, &max_diff);
-    append_base_props (props, r, f, w, h);
+    cf_random_base_props (props, r, f, w, h);
     cpu_line = g_strdup_printf ("%s %s backend=cpu", e->name, props->str);
     gpu_line = g_strdup_printf ("%s %s backend=cuda", e->name, props->str);
     for (guint i = 0; i < FRAMES; i++) {
@@ -168,7 +164,7 @@ GST_START_TEST (test_cuda_largest_sizes)
 
   if (!cf_have_gpu () || !e->random_props)
     return;
-  r = g_rand_new_with_seed (env_uint ("CF_RANDOM_SEED", 1));
+  r = g_rand_new_with_seed (cf_env_uint ("CF_RANDOM_SEED", 1));
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
       GString *props = g_string_new (NULL);

@@ -74,4 +74,18 @@ gboolean cf_have_gpu (void);
  * application keeps apart, has. Needs a GPU. */
 void cf_set_own_cuda_context (GstElement * bin, const gchar * name);
 
+/* Random cases (element_random.c). A random frame size: mostly small (the
+ * CPU reference runs every case), one in eight wide or tall, one in eight
+ * tiny. */
+void cf_random_size (GRand * r, gint * width, gint * height);
+
+/* Appends the base class's random settings to @s: border, frames in
+ * flight, and in one case of five a region of interest, in one of five a
+ * value gate. */
+void cf_random_base_props (GString * s, GRand * r, GstVideoFormat format,
+    gint width, gint height);
+
+/* The unsigned value of environment variable @name, or @fallback. */
+guint cf_env_uint (const gchar * name, guint fallback);
+
 #endif /* CF_ELEMENT_UTIL_H */

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Everything that needs a GPU, in one go, for the device host (see
 # docs/development.md): the gpu and element suites, compute-sanitizer
-# (memcheck, racecheck) on the kernel tests, every benchmark, and a demo
-# pipeline on the CUDA backend. Logs go to $OUT (default /tmp/cf-out).
-#   tests/gpu-check.sh [BUILD_DIR] [tests|sanitize|bench|pipeline ...]
+# (memcheck, racecheck) on the kernel tests, every benchmark, a pipeline
+# through each element on the CUDA backend, and chains and concurrent
+# streams through gst-launch (stress). Logs go to $OUT (default
+# /tmp/cf-out).
+#   tests/gpu-check.sh [BUILD_DIR] [tests|sanitize|bench|pipeline|stress ...]
 set -u
 build=${1:-build}
 shift || true
-steps=${*:-tests sanitize bench pipeline}
+steps=${*:-tests sanitize bench pipeline stress}
 out=${OUT:-/tmp/cf-out}
 mkdir -p "$out"
 [ -f .gstrt/env.sh ] && source .gstrt/env.sh
@@ -66,6 +68,61 @@ for step in $steps; do
         gst-launch-1.0 -q videotestsrc num-buffers=30 ! video/x-raw,width=1920,height=1080 ! \
           $e backend=cuda ! fakesink >> "$out/pipeline.log" 2>&1 || { status=1; echo "FAILED $e"; }
       done
+      ;;
+    stress)
+      # Chains of every element over the capture formats, odd sizes, deep
+      # frames in flight, CUDA memory, the two-input pads and eight streams
+      # at once: each launch must end at EOS with no error or warning and
+      # every frame out (fakesink's handoffs counted).
+      n=120
+      src="videotestsrc num-buffers=$n pattern=ball"
+      second="videotestsrc num-buffers=$n pattern=snow"
+      sink="fakesink silent=false"
+      lines=(
+        "$src ! video/x-raw,format=GRAY16_LE,width=1920,height=1080 ! cudamedian width=3 height=9 ! cudatemporaldenoise ! cudabilateral sigma-range=0.05 gate-min=1 gate-max=30000 ! cudagaussianblur sigma=-1 amount=0.8 threshold=0.01 ! $sink"
+        "$src ! video/x-raw,format=NV12,width=3840,height=2160 ! cudaconvolve preset=sharpen ! cudasatblur radius-x=8 radius-y=8 passes=3 ! cudagaussianblur sigma=20 ! cudamedian size=5 ! $sink"
+        "$src ! video/x-raw,format=RGBA,width=1280,height=720 ! cudasatblur radius-x=24 radius-y=24 focus=ellipse ! cudabilateral roi-x=100 roi-y=100 roi-width=400 roi-height=300 ! cudagaussianblur sigma-x=40 sigma-y=4 border-mode=mirror ! $sink"
+        "$src ! video/x-raw,format=YUY2,width=1920,height=1080 ! cudabilateral sigma-space=3 ! cudamedian size=3 ! cudatemporaldenoise ! $sink"
+        "$src ! video/x-raw,format=v210,width=1920,height=1080 ! cudagaussianblur sigma=2 ! cudabilateral ! $sink"
+        "$src ! video/x-raw,format=I420,width=1279,height=719 ! cudamedian ! cudabilateral ! cudagaussianblur ! cudasatblur ! cudaconvolve ! cudatemporaldenoise ! $sink"
+        "$src ! video/x-raw,format=P010_10LE,width=1920,height=1080 ! cudatemporaldenoise spatial=0.1 ! cudagaussianblur sigma=5 ! $sink"
+        "$src ! video/x-raw,format=RGBA,width=3840,height=2160 ! cudamedian frames-in-flight=8 ! cudagaussianblur sigma=3 frames-in-flight=8 ! cudabilateral frames-in-flight=8 ! $sink"
+        "$src ! video/x-raw,format=NV12,width=1920,height=1080 ! cudaupload ! cudamedian ! cudagaussianblur sigma=4 ! cudadownload ! $sink"
+        "cudasatblur name=b radius-x=16 radius-y=16 radius-map=stream ! $sink $src ! video/x-raw,format=RGBA,width=1280,height=720 ! b.sink $second ! video/x-raw,format=GRAY8,width=1280,height=720 ! b.radius_sink"
+        "cudabilateral name=b sigma-space=3 sigma-range=0.05 ! $sink $src ! video/x-raw,format=GRAY16_LE,width=1280,height=720 ! b.sink $second ! video/x-raw,format=GRAY8,width=1280,height=720 ! b.guide_sink"
+        "videotestsrc num-buffers=30 is-live=true ! video/x-raw,format=NV12,width=1920,height=1080,framerate=30/1 ! cudamedian ! cudatemporaldenoise ! cudagaussianblur ! fakesink silent=false sync=true"
+      )
+      run_line () {
+        log=$1 want=$2
+        shift 2
+        timeout 300 gst-launch-1.0 -v "$@" > "$log" 2>&1
+        rc=$? got=$(grep -c "fakesink0:sink) (" "$log")
+        if [ $rc -ne 0 ] || [ "$got" -ne "$want" ] ||
+          grep -qE "^(ERROR|WARNING)" "$log"; then
+          echo "FAIL rc=$rc frames=$got/$want: $*"
+          return 1
+        fi
+        echo "ok frames=$got: $*"
+      }
+      i=0
+      for line in "${lines[@]}"; do
+        want=$n
+        case $line in *num-buffers=30\ *) want=30 ;; esac
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        run_line "/tmp/cf-stress-$i.log" $want $line
+      done | tee -a "$out/stress.log"
+      # eight streams at once, each a chain of three
+      for s in 1 2 3 4 5 6 7 8; do
+        # shellcheck disable=SC2086
+        run_line "/tmp/cf-stress-many-$s.log" 300 videotestsrc num-buffers=300 \
+          ! video/x-raw,format=NV12,width=1920,height=1080 ! cudamedian \
+          ! cudabilateral ! cudagaussianblur sigma=2 ! $sink &
+      done > "$out/stress-many.log"
+      wait
+      cat "$out/stress-many.log" | tee -a "$out/stress.log"
+      grep -q "^FAIL" "$out/stress.log" && status=1
+      cat /tmp/cf-stress-*.log > "$out/stress-output.log"
       ;;
   esac
 done

@@ -1,5 +1,6 @@
-/* gpu suite: cf_temporal on the GPU against the plain-C reference, within
- * 1 LSB: awkward sizes, every channel layout, 8, 10 and 16 bits, both
+/* gpu suite: cf_temporal on the GPU against the plain-C reference, exactly
+ * (within 1 LSB where the spatial pass, a bilateral filter, is blended
+ * in: adaptive mode with a range sigma): awkward sizes, every channel layout, 8, 10 and 16 bits, both
  * modes, the spatial pass on and off, the noise level given and estimated,
  * both borders, and chroma planes steered by a luma plane's map (I420-,
  * NV12- and Y444-like pairs). Each case runs a sequence of frames (a still
@@ -98,10 +99,11 @@ plane_new (int w, int h, int channels, int depth, unsigned max)
   return p;
 }
 
-/* One plane through FRAMES steps on both paths; @map as the case says. */
+/* One plane through FRAMES steps on both paths, each step within @tol;
+ * @map as the case says. */
 static int
 run_plane (const char *what, const CfPlane * base, const CfTemporalParams * p,
-    CfPlane * map_ref, CfPlane * map_dev, int *worst_map)
+    int tol, CfPlane * map_ref, CfPlane * map_dev, int *worst_map)
 {
   CfExec exec = { 1, stream, &scratch };
   CfPlane cur = cf_test_plane_like (base, 1);
@@ -127,7 +129,7 @@ run_plane (const char *what, const CfPlane * base, const CfTemporalParams * p,
     } else {
       cf_test_device_download (&ddst, &got);
       int d = max_diff (&got, &ref, &x, &y);
-      if (d > 1)
+      if (d > tol)
         printf ("FAIL %s frame %d: off by %d at (%d,%d)\n", what, k, d, x, y);
       worst = d > worst ? d : worst;
       if (p->map_use == CF_TEMPORAL_MAP_WRITE) {
@@ -164,6 +166,9 @@ check (const Layout * l, CfTemporalMode mode, double strength, double noise,
   CfPlane map_ref = { 0 }, map_dev = { 0 };
   char what[200];
   int worst, worst_map = 0;
+  /* only the spatial pass (exp on the GPU's approximation) may round
+   * otherwise than the reference */
+  const int tol = mode == CF_TEMPORAL_ADAPTIVE && spatial > 0.0 ? 1 : 0;
 
   p.mode = mode;
   p.strength = strength;
@@ -190,7 +195,7 @@ check (const Layout * l, CfTemporalMode mode, double strength, double noise,
       l->channels, l->depth, l->max, l->mask, l->motion,
       mode ? "persistence" : "adaptive", strength, noise, spatial,
       border ? "mirror" : "clamp", l->chroma_channels, l->ws, l->hs);
-  worst = run_plane (what, &base, &p, &map_ref, &map_dev, &worst_map);
+  worst = run_plane (what, &base, &p, tol, &map_ref, &map_dev, &worst_map);
   if (l->chroma_channels) {
     /* the chroma plane reads the map the last luma frame wrote */
     int cw = (l->w + (1 << l->ws) - 1) >> l->ws;
@@ -208,13 +213,14 @@ check (const Layout * l, CfTemporalMode mode, double strength, double noise,
     cp.map_h_sub = l->hs;
     cp.motion_mask = 0;
     snprintf (cwhat, sizeof cwhat, "%s (chroma)", what);
-    int wc = run_plane (cwhat, &cbase, &cp, &map_ref, &map_dev, &worst_map);
+    int wc = run_plane (cwhat, &cbase, &cp, tol, &map_ref, &map_dev,
+        &worst_map);
     worst = wc > worst ? wc : worst;
     cf_test_plane_free (&cbase);
     cf_test_plane_free (&map_ref);
     cf_test_device_free (&map_dev);
   }
-  if (worst > 1 || worst_map)
+  if (worst > tol || worst_map)
     failed++;
   else
     passed++;
