@@ -14,9 +14,8 @@ G_BEGIN_DECLS
   "ABGR, xRGB, xBGR, RGB, BGR, AYUV, I420, YV12, NV12, NV21, Y42B, Y444, " \
   "Y444_16LE, P010_10LE, P012_LE, P016_LE, I420_10LE, I422_10LE, Y444_10LE"
 #define CF_FORMATS "{ " CF_PLANE_FORMATS ", YUY2, UYVY, YVYU, v210 }"
-/* Stateful filters (their history is kept plane by plane) take no packed
- * 4:2:2. */
-#define CF_STATEFUL_FORMATS "{ " CF_PLANE_FORMATS " }"
+/* The planar ones alone (a side pad's default). */
+#define CF_PLANAR_FORMATS "{ " CF_PLANE_FORMATS " }"
 /* The formats above that GStreamer 1.22's CUDA allocator can lay out: it
  * asserts on the others (GRAY8, GRAY16_LE, xRGB, xBGR, AYUV, P012_LE,
  * Y444_10LE). */

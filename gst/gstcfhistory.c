@@ -61,8 +61,10 @@ gst_cf_history_alloc (GstCudaFilter * self)
     for (guint p = 0; p < priv->n_planes && st == CF_OK; p++)
       st = buffer_alloc (h, &h->plane[k][p], &h->stride[k][p],
           priv->row_bytes[p], priv->rows[p]);
-  /* only a frame of several planes has planes to steer */
-  if (st == CF_OK && priv->n_planes > 1)
+  /* only a frame of several planes, or of packed luma and chroma, has
+   * chroma to steer */
+  if (st == CF_OK && (priv->n_planes > 1
+          || priv->packing.kind != GST_CF_PACKED_NONE))
     st = buffer_alloc (h, &h->map, &h->map_stride, luma->width, luma->height);
   if (st == CF_OK && h->on_gpu)
     st = cf_event_create (&h->done);

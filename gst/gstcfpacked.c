@@ -74,7 +74,19 @@ temporaries (CfScratch * temp, const CfExec * exec, gsize bytes,
   return st;
 }
 
-/* A plane of @view's, @channels samples of @depth bits a pixel. */
+/* @pl as a plane of @width pixels of @channels samples of @depth bits. */
+static void
+shape (CfPlane * pl, gint width, gint channels, gint depth)
+{
+  pl->width = width;
+  pl->channels = channels;
+  pl->depth = depth;
+  pl->max = depth > 8 ? 1023 : 0;
+}
+
+/* A plane of @view's, @channels samples of @depth bits a pixel (its
+ * previous output, for a stateful filter, the same; the byte map of luma
+ * pixels stays the view's). */
 static GstCudaFilterPlane
 part (const GstCudaFilterPlane * view, guint index, gint width, gint channels,
     gint depth, guint w_sub, guint mask, guint chroma_mask)
@@ -86,10 +98,10 @@ part (const GstCudaFilterPlane * view, guint index, gint width, gint channels,
   p.h_sub = 0;
   p.channel_mask = mask;
   p.chroma_mask = chroma_mask;
-  p.src.width = p.dst.width = width;
-  p.src.channels = p.dst.channels = channels;
-  p.src.depth = p.dst.depth = depth;
-  p.src.max = p.dst.max = depth > 8 ? 1023 : 0;
+  shape (&p.src, width, channels, depth);
+  shape (&p.dst, width, channels, depth);
+  if (p.prev.data)
+    shape (&p.prev, width, channels, depth);
   return p;
 }
 
@@ -125,17 +137,30 @@ filter_8bit (const GstCfPacking * pk, GstCudaFilter * self,
 
   if (st != CF_OK)
     return st;
-  chroma.dst.data = luma.src.data = mem;
-  chroma.dst.stride = luma.src.stride = stride;
-  st = filter (self, params, &chroma, exec);
-  if (st == CF_OK)
-    st = filter (self, params, &luma, exec);
+  /* luma first: a stateful filter's luma writes the map its chroma reads */
+  luma.dst.data = chroma.src.data = mem;
+  luma.dst.stride = chroma.src.stride = stride;
+  st = filter (self, params, &luma, exec);
   /* an odd width's last pair: luma's plane ends halfway through it, before
    * a chroma byte and a Y that is no pixel's */
   if (st == CF_OK && w % 2)
-    st = copy_columns (exec, &view->dst, &chroma.dst, 2 * w, h);
+    st = copy_columns (exec, &luma.dst, &view->src, 2 * w, h);
+  if (st == CF_OK)
+    st = filter (self, params, &chroma, exec);
   g_free (host);
   return st;
+}
+
+/* Luma and chroma planes of @luma_stride and @chroma_stride bytes a row,
+ * one after the other from @mem. */
+static void
+set_planes (CfPlane * luma, CfPlane * chroma, gpointer mem, gsize luma_stride,
+    gsize chroma_stride, gint rows)
+{
+  luma->data = mem;
+  luma->stride = luma_stride;
+  chroma->data = (guint8 *) mem + luma_stride * rows;
+  chroma->stride = chroma_stride;
 }
 
 static CfStatus
@@ -148,22 +173,29 @@ filter_v210 (const GstCfPacking * pk, GstCudaFilter * self,
   CfV210 dst = { view->dst.data, view->dst.stride, pk->width, h };
   gsize ls = aligned_row ((gsize) pk->width * 2);
   gsize cs = aligned_row ((gsize) pairs * 4);
-  gsize half = (ls + cs) * pk->height;
+  gsize third = (ls + cs) * pk->height;
   GstCudaFilterPlane luma = part (view, 0, pk->width, 1, 16, 0, 1, 0);
   GstCudaFilterPlane chroma = part (view, 1, pairs, 2, 16, 1, 3, 3);
+  gboolean stateful = view->prev.data != NULL;
   gpointer mem, host;
-  CfStatus st = temporaries (temp, exec, 2 * half, &mem, &host);
+  CfStatus st = temporaries (temp, exec, (stateful ? 3 : 2) * third, &mem,
+      &host);
 
   if (st != CF_OK)
     return st;
-  /* unpacked planes in the first half, filtered ones in the second */
-  luma.src.data = mem;
-  chroma.src.data = (guint8 *) mem + ls * pk->height;
-  luma.dst.data = (guint8 *) mem + half;
-  chroma.dst.data = (guint8 *) mem + half + ls * pk->height;
-  luma.src.stride = luma.dst.stride = ls;
-  chroma.src.stride = chroma.dst.stride = cs;
+  /* unpacked planes in the first third, filtered ones in the second, a
+   * stateful filter's previous output unpacked in the last */
+  set_planes (&luma.src, &chroma.src, mem, ls, cs, pk->height);
+  set_planes (&luma.dst, &chroma.dst, (guint8 *) mem + third, ls, cs,
+      pk->height);
   st = cf_v210_unpack (exec, &src, &luma.src, &chroma.src);
+  if (st == CF_OK && stateful) {
+    CfV210 prev = { view->prev.data, view->prev.stride, pk->width, h };
+
+    set_planes (&luma.prev, &chroma.prev, (guint8 *) mem + 2 * third, ls, cs,
+        pk->height);
+    st = cf_v210_unpack (exec, &prev, &luma.prev, &chroma.prev);
+  }
   if (st == CF_OK)
     st = filter (self, params, &luma, exec);
   if (st == CF_OK)

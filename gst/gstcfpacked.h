@@ -2,15 +2,18 @@
  * through an element's filter_plane, which filters planes. Shared by the
  * files of the base class; not for elements.
  *
- * The 8-bit ones need no unpacking: chroma is filtered as a plane of
- * 4-byte pixels (two pixels' Y, U, Y, V) whose U and V channels are
- * filtered on the half-width grid, as an interleaved UV plane (NV16) is,
- * into a temporary frame that copies the Y bytes; luma then as a plane of
- * 2-byte pixels whose Y channel is filtered from that temporary into the
- * output, which copies the filtered chroma bytes. So no pass reads what
- * another has written in the frame it filters, even in place. v210 is
- * unpacked into 10-bit luma and chroma planes (cuda/v210.h), filtered into
- * others, and packed back. */
+ * The 8-bit ones need no unpacking: luma is filtered as a plane of 2-byte
+ * pixels whose Y channel is filtered into a temporary frame that copies
+ * the chroma bytes; chroma then as a plane of 4-byte pixels (two pixels'
+ * Y, U, Y, V) whose U and V channels are filtered on the half-width grid,
+ * as an interleaved UV plane (NV16) is, from that temporary into the
+ * output, which copies the filtered Y bytes. So no pass reads what another
+ * has written in the frame it filters, even in place. v210 is unpacked
+ * into 10-bit luma and chroma planes (cuda/v210.h), filtered into others,
+ * and packed back. Luma goes first in both, so that a stateful filter's
+ * luma writes the map that steers its chroma; its previous output is the
+ * packed plane viewed as the frame is (8-bit) or unpacked beside it
+ * (v210). */
 #ifndef __GST_CF_PACKED_H__
 #define __GST_CF_PACKED_H__
 

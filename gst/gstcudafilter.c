@@ -98,25 +98,20 @@ gst_cuda_filter_border_get_type (void)
  * fixate in template order pick. Last, interlace-mode=alternate (one field
  * a buffer), which GStreamer marks with the format:Interlaced feature. */
 static GstCaps *
-sink_caps (gboolean stateful)
+sink_caps (void)
 {
-  const gchar *formats = stateful ? CF_STATEFUL_FORMATS : CF_FORMATS;
-  gchar *text = g_strdup_printf ("video/x-raw, format = (string) %s"
+  return gst_caps_from_string ("video/x-raw, format = (string) " CF_FORMATS
       CF_CAPS_FIELDS "; video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
       "), format = (string) " CF_CUDA_FORMATS CF_CAPS_FIELDS
       "; video/x-raw(" GST_CAPS_FEATURE_FORMAT_INTERLACED "), format = "
-      "(string) %s, interlace-mode = (string) alternate" CF_CAPS_FIELDS,
-      formats, formats);
-  GstCaps *caps = gst_caps_from_string (text);
-
-  g_free (text);
-  return caps;
+      "(string) " CF_FORMATS ", interlace-mode = (string) alternate"
+      CF_CAPS_FIELDS);
 }
 
 void
 gst_cuda_filter_class_add_pad_templates (GstElementClass * klass)
 {
-  GstCaps *caps = sink_caps (GST_CUDA_FILTER_CLASS (klass)->stateful);
+  GstCaps *caps = sink_caps ();
 
   gst_element_class_add_pad_template (klass,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
@@ -130,7 +125,7 @@ gst_cuda_filter_class_add_side_pad (GstElementClass * klass,
     const gchar * name, const gchar * formats)
 {
   gchar *text = g_strdup_printf ("video/x-raw, format = (string) %s"
-      CF_CAPS_FIELDS, formats ? formats : CF_STATEFUL_FORMATS);
+      CF_CAPS_FIELDS, formats ? formats : CF_PLANAR_FORMATS);
   GstCaps *caps = gst_caps_from_string (text);
 
   gst_element_class_add_pad_template (klass,

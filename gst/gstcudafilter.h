@@ -53,7 +53,7 @@ typedef struct
    * previous output, where filter_plane is called (a frame that restarts
    * the history is copied instead), and a byte a pixel of plane 0 that the
    * planes of one frame share, planes in order (data NULL in a format of
-   * one plane) */
+   * one plane; a packed 4:2:2 frame's luma and chroma share one) */
   CfPlane prev;
   CfPlane map;
   gint alpha_channel;           /* the alpha channel of the plane, or -1 */
@@ -157,9 +157,8 @@ struct _GstCudaFilterClass
 
 /* Adds the pad templates (the same on both pads: the formats every element
  * supports in system memory, then in CUDA memory (those GStreamer 1.22's
- * CUDA allocator knows), then alternate fields in system memory; a stateful
- * filter's leave out the packed 4:2:2 formats), the shared docs types; for
- * class_init, after GstCudaFilterClass.stateful is set. */
+ * CUDA allocator knows), then alternate fields in system memory), the
+ * shared docs types; for class_init. */
 void gst_cuda_filter_class_add_pad_templates (GstElementClass * klass);
 
 /* Adds a request sink pad template @name (e.g. "radius_sink") for a

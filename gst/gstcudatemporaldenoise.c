@@ -182,7 +182,6 @@ gst_cuda_temporal_denoise_class_init (GstCudaTemporalDenoiseClass * klass)
       "persistence, of video on an NVIDIA GPU. Example: gst-launch-1.0 "
       "v4l2src ! videoconvert ! cudatemporaldenoise ! videoconvert ! "
       "autovideosink", "cudafilters developers");
-  /* before the templates: a stateful filter's leave packed 4:2:2 out */
   filter_class->stateful = TRUE;
   gst_cuda_filter_class_add_pad_templates (element_class);
 

@@ -52,15 +52,13 @@ put_8bit (const GstVideoFormatInfo * finfo, guint8 * row, guint plane,
 }
 
 gboolean
-cf_reference_packed (GstVideoFrame * fin, GstVideoFrame * fout,
-    CfBorder border, CfPlaneReference reference, gconstpointer params)
+cf_packed_unpack (GstVideoFrame * f, CfPlane planes[2])
 {
-  const GstVideoFormatInfo *finfo = fin->info.finfo;
-  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (fin);
+  const GstVideoFormatInfo *finfo = f->info.finfo;
+  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (f);
   gboolean v210 = format == GST_VIDEO_FORMAT_v210;
-  gint w = GST_VIDEO_FRAME_WIDTH (fin), h = GST_VIDEO_FRAME_HEIGHT (fin);
+  gint w = GST_VIDEO_FRAME_WIDTH (f), h = GST_VIDEO_FRAME_HEIGHT (f);
   gint depth = v210 ? 16 : 8, bps = depth / 8;
-  CfPlane in[2], out[2];
   guint8 *line;
 
   if (format != GST_VIDEO_FORMAT_YUY2 && format != GST_VIDEO_FORMAT_UYVY
@@ -71,48 +69,73 @@ cf_reference_packed (GstVideoFrame * fin, GstVideoFrame * fout,
       v210 ? 1023 : 0
     };
     pl.stride = (gsize) pl.width * pl.channels * bps;
-    in[p] = out[p] = pl;
-    in[p].data = g_malloc0 (pl.stride * h);
-    out[p].data = g_malloc0 (pl.stride * h);
+    pl.data = g_malloc0 (pl.stride * h);
+    planes[p] = pl;
   }
   /* AYUV or AYUV64 pixels: each pixel's chroma is its pair's */
   line = g_malloc (((gsize) w + 8) * 4 * bps);
   for (gint y = 0; y < h; y++) {
-    gpointer data[GST_VIDEO_MAX_PLANES] = { GST_VIDEO_FRAME_PLANE_DATA (fin,
+    gpointer data[GST_VIDEO_MAX_PLANES] = { GST_VIDEO_FRAME_PLANE_DATA (f,
           0)
     };
     finfo->unpack_func (finfo, GST_VIDEO_PACK_FLAG_TRUNCATE_RANGE, line, data,
-        fin->info.stride, 0, y, w);
+        f->info.stride, 0, y, w);
     /* Y of every pixel, U and V of the first of each pair */
     for (gint x = 0; x < w; x++)
       for (guint c = 1; c < 4; c++)
         if (c == 1 || x % 2 == 0)
-          set (&in[c > 1], c == 1 ? x : x / 2, y, c > 1 ? c - 2 : 0,
+          set (&planes[c > 1], c == 1 ? x : x / 2, y, c > 1 ? c - 2 : 0,
               v210 ? ((guint16 *) line)[4 * x + c] >> 6 : line[4 * x + c]);
   }
   g_free (line);
-  /* a plane the reference leaves alone stays the input's */
-  for (guint p = 0; p < 2; p++) {
-    CfRefPlane plane = { p, p, 0, p ? 3 : 1, border };
-    memcpy (out[p].data, in[p].data, in[p].stride * h);
-    fail_unless_equals_int (reference (&in[p], &out[p], &plane, params), CF_OK);
-  }
-  for (gint y = 0; y < h; y++) {
-    guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (fout, 0) +
-        y * GST_VIDEO_FRAME_PLANE_STRIDE (fout, 0);
+  return TRUE;
+}
+
+void
+cf_packed_pack (CfPlane planes[2], GstVideoFrame * f)
+{
+  gboolean v210 = GST_VIDEO_FRAME_FORMAT (f) == GST_VIDEO_FORMAT_v210;
+
+  for (gint y = 0; y < planes[0].height; y++) {
+    guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        y * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0);
     for (guint p = 0; p < 2; p++)
-      for (gint x = 0; x < out[p].width; x++)
-        for (gint c = 0; c < out[p].channels; c++) {
-          guint v = get (&out[p], x, y, c);
+      for (gint x = 0; x < planes[p].width; x++)
+        for (gint c = 0; c < planes[p].channels; c++) {
+          guint v = get (&planes[p], x, y, c);
           if (v210)
             put_v210 (row, p, x, c, v);
           else
-            put_8bit (finfo, row, p, x, c, v);
+            put_8bit (f->info.finfo, row, p, x, c, v);
         }
   }
+}
+
+void
+cf_packed_free (CfPlane planes[2])
+{
+  for (guint p = 0; p < 2; p++)
+    g_free (planes[p].data);
+}
+
+gboolean
+cf_reference_packed (GstVideoFrame * fin, GstVideoFrame * fout,
+    CfBorder border, CfPlaneReference reference, gconstpointer params)
+{
+  CfPlane in[2], out[2];
+
+  if (!cf_packed_unpack (fin, in))
+    return FALSE;
+  /* a plane the reference leaves alone stays the input's */
   for (guint p = 0; p < 2; p++) {
-    g_free (in[p].data);
-    g_free (out[p].data);
+    CfRefPlane plane = { p, p, 0, p ? 3 : 1, border };
+
+    out[p] = in[p];
+    out[p].data = g_memdup2 (in[p].data, in[p].stride * in[p].height);
+    fail_unless_equals_int (reference (&in[p], &out[p], &plane, params), CF_OK);
   }
+  cf_packed_pack (out, fout);
+  cf_packed_free (in);
+  cf_packed_free (out);
   return TRUE;
 }

@@ -49,6 +49,122 @@ plane_masks (const GstVideoFormatInfo * finfo, guint p, guint * colour,
   }
 }
 
+/* The parameters of a plane of @colour channels, @chroma of them chroma,
+ * subsampled by 2^@ws x 2^@hs; @steered: one of several planes (or packed
+ * luma and chroma) that share a map, written by luma and read by chroma. */
+static CfTemporalParams
+plane_params (const Props * props, CfBorder border, guint colour,
+    guint chroma, guint ws, guint hs, gboolean steered)
+{
+  CfTemporalParams t = { 0 };
+  guint luma = colour & ~chroma;
+
+  t.mode = props->mode;
+  t.strength = props->strength;
+  t.noise = props->noise;
+  t.border = border;
+  t.channel_mask = colour;
+  t.motion_mask = luma ? luma : colour;
+  if (steered) {
+    t.map_use = luma ? CF_TEMPORAL_MAP_WRITE : CF_TEMPORAL_MAP_READ;
+    t.map_w_sub = ws;
+    t.map_h_sub = hs;
+  }
+  if (props->spatial > 0) {
+    t.spatial.sigma_x = CF_TEMPORAL_SPATIAL_SIGMA / (1 << ws);
+    t.spatial.sigma_y = CF_TEMPORAL_SPATIAL_SIGMA / (1 << hs);
+    t.spatial.radius_x = cf_bilateral_default_radius (t.spatial.sigma_x);
+    t.spatial.radius_y = cf_bilateral_default_radius (t.spatial.sigma_y);
+    t.spatial.sigma_range = props->spatial;
+    t.spatial.mode = CF_BILATERAL_EXACT;
+    t.spatial.distance = CF_BILATERAL_JOINT;
+    t.spatial.border = border;
+    t.spatial.channel_mask = colour;
+  }
+  return t;
+}
+
+static gboolean
+packed_422 (GstVideoFormat format)
+{
+  return format == GST_VIDEO_FORMAT_YUY2 || format == GST_VIDEO_FORMAT_UYVY
+      || format == GST_VIDEO_FORMAT_YVYU || format == GST_VIDEO_FORMAT_v210;
+}
+
+/* A byte map of @w x @h pixels. */
+static CfPlane
+map_new (gint w, gint h)
+{
+  CfPlane map = { NULL, (gsize) w, w, h, 1, 8, 0 };
+
+  map.data = g_malloc (map.stride * h);
+  return map;
+}
+
+/* The reference on a packed 4:2:2 frame, luma then chroma steered by
+ * luma's map, on the planes the element filters: an 8-bit frame's luma as
+ * a plane of 2-byte pixels (Y and a chroma byte) and its chroma as one of
+ * 4-byte pairs (Y, U, Y, V in the format's order), each with its own
+ * channels filtered; v210's samples as a luma plane and an interleaved
+ * chroma plane of half the width (cf_packed_unpack). */
+static void
+reference_packed (GstVideoFrame * fin, GstVideoFrame * fprev,
+    GstVideoFrame * fout, const Props * props, CfBorder border)
+{
+  const GstVideoFormatInfo *finfo = fin->info.finfo;
+  gint w = GST_VIDEO_FRAME_WIDTH (fin), h = GST_VIDEO_FRAME_HEIGHT (fin);
+  CfPlane src[2], pv[2], dst[2];
+  CfPlane map = map_new (w, h);
+  guint colour[2], chroma[2];
+  gboolean v210 = GST_VIDEO_FRAME_FORMAT (fin) == GST_VIDEO_FORMAT_v210;
+
+  if (v210) {
+    fail_unless (cf_packed_unpack (fin, src));
+    fail_unless (cf_packed_unpack (fprev, pv));
+    fail_unless (cf_packed_unpack (fin, dst));
+    colour[0] = 1;
+    colour[1] = 3;
+  } else {
+    for (guint p = 0; p < 2; p++) {
+      CfPlane view = { NULL, 0, p ? (w + 1) / 2 : w, h, p ? 4 : 2, 8, 0 };
+
+      src[p] = pv[p] = dst[p] = view;
+      src[p].data = GST_VIDEO_FRAME_PLANE_DATA (fin, 0);
+      src[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (fin, 0);
+      pv[p].data = GST_VIDEO_FRAME_PLANE_DATA (fprev, 0);
+      pv[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (fprev, 0);
+      dst[p].data = GST_VIDEO_FRAME_PLANE_DATA (fout, 0);
+      dst[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (fout, 0);
+    }
+    colour[0] = 1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_Y);
+    colour[1] = 1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_U)
+        | 1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_V);
+  }
+  chroma[0] = 0;
+  chroma[1] = colour[1];
+  for (guint p = 0; p < 2; p++) {
+    CfTemporalParams t = plane_params (props, border, colour[p], chroma[p],
+        p, 0, TRUE);
+
+    /* an 8-bit frame's chroma from luma's output, whose Y it copies */
+    if (p && !v210) {
+      src[1].data = g_memdup2 (dst[0].data, dst[0].stride * h);
+      src[1].stride = dst[0].stride;
+    }
+    fail_unless_equals_int (cf_temporal_ref (&src[p], &pv[p], &dst[p], &map,
+            &t), CF_OK);
+  }
+  if (v210) {
+    cf_packed_pack (dst, fout);
+    cf_packed_free (src);
+    cf_packed_free (pv);
+    cf_packed_free (dst);
+  } else {
+    g_free (src[1].data);
+  }
+  g_free (map.data);
+}
+
 /* What the element makes of @in after @prev (its previous output; NULL:
  * the history restarts and @in passes through), plane by plane in order,
  * chroma steered by plane 0's map. */
@@ -66,7 +182,7 @@ reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
   out = gst_buffer_new_allocate (NULL, info.size, NULL);
   fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_WRITE));
-  fail_unless (gst_video_frame_copy (&fout, &fin));
+  cf_frame_copy (&fout, &fin);
   n = GST_VIDEO_INFO_N_PLANES (&info);
   if (!prev) {
     gst_video_frame_unmap (&fin);
@@ -74,48 +190,24 @@ reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
     return out;
   }
   fail_unless (gst_video_frame_map (&fprev, &info, prev, GST_MAP_READ));
-  if (n > 1) {
-    map = cf_frame_plane (&fin, 0);
-    map.channels = 1;
-    map.depth = 8;
-    map.max = 0;
-    map.stride = map.width;
-    map.data = g_malloc (map.stride * map.height);
+  if (packed_422 (format)) {
+    reference_packed (&fin, &fprev, &fout, props, border);
+    n = 0;
+  } else if (n > 1) {
+    map = map_new (w, h);
   }
   for (guint p = 0; p < n; p++) {
     CfPlane src = cf_frame_plane (&fin, p), dst = cf_frame_plane (&fout, p);
     CfPlane pv = cf_frame_plane (&fprev, p);
-    CfTemporalParams t = { 0 };
-    guint colour, chroma, luma, c = 0, ws, hs;
+    guint colour, chroma, c = 0;
+    CfTemporalParams t;
 
     while (GST_VIDEO_FORMAT_INFO_PLANE (info.finfo, c) != p)
       c++;
-    ws = GST_VIDEO_FORMAT_INFO_W_SUB (info.finfo, c);
-    hs = GST_VIDEO_FORMAT_INFO_H_SUB (info.finfo, c);
     plane_masks (info.finfo, p, &colour, &chroma);
-    luma = colour & ~chroma;
-    t.mode = props->mode;
-    t.strength = props->strength;
-    t.noise = props->noise;
-    t.border = border;
-    t.channel_mask = colour;
-    t.motion_mask = luma ? luma : colour;
-    if (n > 1) {
-      t.map_use = luma ? CF_TEMPORAL_MAP_WRITE : CF_TEMPORAL_MAP_READ;
-      t.map_w_sub = ws;
-      t.map_h_sub = hs;
-    }
-    if (props->spatial > 0) {
-      t.spatial.sigma_x = CF_TEMPORAL_SPATIAL_SIGMA / (1 << ws);
-      t.spatial.sigma_y = CF_TEMPORAL_SPATIAL_SIGMA / (1 << hs);
-      t.spatial.radius_x = cf_bilateral_default_radius (t.spatial.sigma_x);
-      t.spatial.radius_y = cf_bilateral_default_radius (t.spatial.sigma_y);
-      t.spatial.sigma_range = props->spatial;
-      t.spatial.mode = CF_BILATERAL_EXACT;
-      t.spatial.distance = CF_BILATERAL_JOINT;
-      t.spatial.border = border;
-      t.spatial.channel_mask = colour;
-    }
+    t = plane_params (props, border, colour, chroma,
+        GST_VIDEO_FORMAT_INFO_W_SUB (info.finfo, c),
+        GST_VIDEO_FORMAT_INFO_H_SUB (info.finfo, c), n > 1);
     fail_unless_equals_int (cf_temporal_ref (&src, &pv, &dst, &map, &t), CF_OK);
   }
   g_free (map.data);
@@ -125,9 +217,35 @@ reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
   return out;
 }
 
-/* Frame @k of a test sequence: @base with noise of about 1/25 of full
- * scale and a block of new random samples that moves with k (so that the
- * recursion and the motion test both run). */
+/* Noise of about 1/25 of full scale on @pl, and a block of new random
+ * samples that moves with @k. */
+static void
+add_change (CfPlane * pl, guint k, GRand * rand)
+{
+  gint max = (gint) cf_plane_max (pl), amp = max / 25 + 1;
+  gint bx = (gint) (k * pl->width) / 5, by = (gint) (k * pl->height) / 7;
+
+  for (gint y = 0; y < pl->height; y++)
+    for (gint i = 0; i < pl->width * pl->channels; i++) {
+      guint8 *row = (guint8 *) pl->data + y * pl->stride;
+      gint x = i / pl->channels;
+      gint v = pl->depth > 8 ? ((guint16 *) row)[i] : row[i];
+
+      v += g_rand_int_range (rand, -amp, amp + 1);
+      if (x >= bx && x < bx + pl->width / 2 && y >= by
+          && y < by + pl->height / 2)
+        v = g_rand_int_range (rand, 0, max + 1);
+      v = CLAMP (v, 0, max) & max;
+      if (pl->depth > 8)
+        ((guint16 *) row)[i] = v;
+      else
+        row[i] = v;
+    }
+}
+
+/* Frame @k of a test sequence: @base with noise and a moving block of new
+ * samples (add_change), so that the recursion and the motion test both
+ * run; a packed 4:2:2 frame's samples through cf_packed_unpack. */
 static GstBuffer *
 sequence_frame (GstBuffer * base, GstVideoFormat format, gint w, gint h,
     guint k)
@@ -136,31 +254,22 @@ sequence_frame (GstBuffer * base, GstVideoFormat format, gint w, gint h,
   GRand *rand = g_rand_new_with_seed (k * 7919 + 1);
   GstVideoInfo info;
   GstVideoFrame f;
+  CfPlane packed[2];
 
   gst_video_info_set_format (&info, format, w, h);
   /* base may carry a GstVideoMeta (padded rows): map through it */
   fail_unless (gst_video_frame_map (&f, &info, out, GST_MAP_READWRITE));
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
-    CfPlane pl = cf_frame_plane (&f, p);
-    gint max = (gint) cf_plane_max (&pl), amp = max / 25 + 1;
-    gint bx = (gint) (k * pl.width) / 5, by = (gint) (k * pl.height) / 7;
+  if (cf_packed_unpack (&f, packed)) {
+    for (guint p = 0; p < 2; p++)
+      add_change (&packed[p], k, rand);
+    cf_packed_pack (packed, &f);
+    cf_packed_free (packed);
+  } else {
+    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
+      CfPlane pl = cf_frame_plane (&f, p);
 
-    for (gint y = 0; y < pl.height; y++)
-      for (gint i = 0; i < pl.width * pl.channels; i++) {
-        guint8 *row = (guint8 *) pl.data + y * pl.stride;
-        gint x = i / pl.channels;
-        gint v = pl.depth > 8 ? ((guint16 *) row)[i] : row[i];
-
-        v += g_rand_int_range (rand, -amp, amp + 1);
-        if (x >= bx && x < bx + pl.width / 2 && y >= by
-            && y < by + pl.height / 2)
-          v = g_rand_int_range (rand, 0, max + 1);
-        v = CLAMP (v, 0, max) & max;
-        if (pl.depth > 8)
-          ((guint16 *) row)[i] = v;
-        else
-          row[i] = v;
-      }
+      add_change (&pl, k, rand);
+    }
   }
   gst_video_frame_unmap (&f);
   g_rand_free (rand);
@@ -220,7 +329,8 @@ static const struct
 GST_START_TEST (test_reference_sequences)
 {
   static const gchar *formats[] = { "GRAY8", "GRAY16_LE", "I420", "NV12",
-    "RGBA", "AYUV", "P010_10LE", "I422_10LE", "Y444_16LE", "BGR"
+    "RGBA", "AYUV", "P010_10LE", "I422_10LE", "Y444_16LE", "BGR", "YUY2",
+    "UYVY", "YVYU", "v210"
   };
   static const gint sizes[][2] = { {1, 1}, {7, 3}, {33, 17} };
 
@@ -246,7 +356,7 @@ GST_START_TEST (test_every_template_format)
 {
   GArray *formats = cf_template_formats (ELEMENT);
 
-  fail_unless (formats->len >= 15);
+  fail_unless (formats->len >= 30);
   for (guint i = 0; i < formats->len; i++) {
     GstVideoFormat f = g_array_index (formats, GstVideoFormat, i);
     const gchar *name = gst_video_format_to_string (f);
@@ -282,7 +392,8 @@ GST_START_TEST (test_padded_strides)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
     GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGB,
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_YUY2,
+    GST_VIDEO_FORMAT_v210
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
@@ -585,7 +696,7 @@ GST_START_TEST (test_cuda_backend)
 {
   static const gchar *formats[] = { "RGBA", "NV12", "I420", "GRAY16_LE",
     "GRAY8", "AYUV", "Y444_16LE", "BGR", "P010_10LE", "I420_10LE",
-    "Y444_10LE"
+    "Y444_10LE", "YUY2", "UYVY", "v210"
   };
   static const gint sizes[][2] = { {7, 3}, {640, 361} };
 

@@ -74,6 +74,18 @@ gboolean cf_have_gpu (void);
  * application keeps apart, has. Needs a GPU. */
 void cf_set_own_cuda_context (GstElement * bin, const gchar * name);
 
+/* A packed 4:2:2 frame's samples (YUY2, UYVY, YVYU, v210; element_packed.c)
+ * as a luma plane and an interleaved chroma plane of half the width (as
+ * NV16's or P210's, 10-bit samples in 16 bits for v210), in new memory
+ * (cf_packed_free), and TRUE; FALSE for other formats. */
+gboolean cf_packed_unpack (GstVideoFrame * frame, CfPlane planes[2]);
+
+/* Writes the samples of @planes (as cf_packed_unpack made them) into the
+ * packed rows of @frame, leaving every bit that is no pixel's sample. */
+void cf_packed_pack (CfPlane planes[2], GstVideoFrame * frame);
+
+void cf_packed_free (CfPlane planes[2]);
+
 /* Random cases (element_random.c). A random frame size: mostly small (the
  * CPU reference runs every case), one in eight wide or tall, one in eight
  * tiny. */
