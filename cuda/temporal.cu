@@ -23,7 +23,7 @@ struct Args {
   int map_width, map_height, w_sub, h_sub;
   float s, sigma, max;
   CfBorder border;
-  unsigned mask, motion;
+  unsigned mask, motion, frame;
   int adaptive, map_use;
   const unsigned long long *sum;        /* estimate: sum, count; or NULL */
 };
@@ -200,7 +200,7 @@ __launch_bounds__ (BX * BY) blend (Args a)
     float v = cf_temporal_blend (f, a.s, (float) cur, (float) past,
         (float) spr[i]);
     dr[i] = (T) cf_temporal_quantise (v, cf_temporal_dither (x, y, c, cur,
-            past), a.max);
+            a.frame), a.max);
   }
 }
 
@@ -241,6 +241,7 @@ launch (const CfExec * exec, const CfPlane * src, const CfPlane * prev,
   a.border = p->border;
   a.mask = p->channel_mask;
   a.motion = p->motion_mask;
+  a.frame = p->frame;
   a.adaptive = adaptive;
   a.map_use = p->map_use;
   if (adaptive && p->map_use != CF_TEMPORAL_MAP_NONE) {

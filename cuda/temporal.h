@@ -86,6 +86,10 @@ typedef struct {
   unsigned motion_mask;         /* channels measured (within channel_mask) */
   CfTemporalMapUse map_use;
   int map_w_sub, map_h_sub;     /* READ: log2 of this plane's subsampling */
+  /* the frame's number since the history restarted (1: the first one
+   * filtered): the rounding dither's seed, so that it changes from frame
+   * to frame the same way on every backend */
+  unsigned frame;
 } CfTemporalParams;
 
 /* Checks planes and parameters (both paths call it). @map: 8-bit, one

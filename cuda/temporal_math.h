@@ -56,18 +56,23 @@ cf_temporal_blend (float f, float s, float c, float p, float sp)
   return CF_TADD (CF_TMUL (f, held), CF_TMUL (1.0f - f, sp));
 }
 
-/* A dither in [0, 1) from where the sample is and what it blends: the
- * output is floor (v + dither), unbiased, because a recursive filter that
- * rounds to nearest sticks wherever it lands within 0.5 / (1 - s) of the
- * true mean (5 levels at s = 0.9), which at low noise costs more than the
- * dither's own noise. A hash (murmur3's finaliser), the same on both
- * paths. */
+/* A dither in [0, 1) from where the sample is, its input and the frame's
+ * number (CfTemporalParams.frame): the output is floor (v + dither),
+ * unbiased, because a recursive filter that rounds to nearest sticks
+ * wherever it lands within 0.5 / (1 - s) of the true mean (5 levels at
+ * s = 0.9), which at low noise costs more than the dither's own noise.
+ * Not from the previous output: then two recursions whose previous
+ * outputs differ by d (a step of the spatial pass, another GPU's exp)
+ * round s d apart plus the same dither, so they stay within d, where a
+ * dither of its own each would let d grow by a level a frame toward
+ * 1 / (1 - s). A hash (murmur3's finaliser), the same on both paths. */
 CF_HD float
 cf_temporal_dither (unsigned x, unsigned y, unsigned c, unsigned cur,
-    unsigned prev)
+    unsigned frame)
 {
   unsigned h = (x * 0x9E3779B1u) ^ ((y + 0x7F4A7C15u) * 0x85EBCA77u) ^
-      ((c + 1u) * 0xC2B2AE3Du) ^ (cur * 0x27D4EB2Fu) ^ (prev * 0x165667B1u);
+      ((c + 1u) * 0xC2B2AE3Du) ^ (cur * 0x27D4EB2Fu) ^
+      (frame * 0x165667B1u);
 
   h ^= h >> 16;
   h *= 0x85EBCA6Bu;

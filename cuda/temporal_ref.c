@@ -162,14 +162,12 @@ cf_temporal_ref (const CfPlane * src, const CfPlane * prev,
         unsigned past = cf_get_sample (prev, x, y, c);
         float v;
 
-        if (!(p->channel_mask & (1u << c))) {
-          cf_put_sample (dst, x, y, c, cur);
+        if (!(p->channel_mask & (1u << c)))
           continue;
-        }
         v = cf_temporal_blend (f, s, (float) cur, (float) past,
             (float) cf_get_sample (&spatial, x, y, c));
         cf_put_sample (dst, x, y, c, cf_temporal_quantise (v,
-                cf_temporal_dither (x, y, c, cur, past),
+                cf_temporal_dither (x, y, c, cur, p->frame),
                 (float) cf_plane_max (dst)));
       }
     }

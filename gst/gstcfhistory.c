@@ -120,6 +120,7 @@ gst_cf_history_filter (GstCudaFilter * self, Slot * slot,
    * frame writes the history frame it read */
   if (h->on_gpu)
     st = cf_stream_wait_event (exec->stream, h->done);
+  h->frames = restart ? 0 : h->frames + 1;
   for (guint p = 0; p < priv->n_planes && st == CF_OK; p++) {
     GstCudaFilterPlane *pl = &planes[p];
 
@@ -130,6 +131,7 @@ gst_cf_history_filter (GstCudaFilter * self, Slot * slot,
       continue;
     }
     pl->prev = history_plane (h, h->last, p, &pl->src);
+    pl->history_frame = h->frames;
     if (h->map) {
       pl->map = priv->planes[0].src;
       pl->map.data = h->map;

@@ -80,6 +80,7 @@ typedef struct
   size_t map_stride;
   guint last;                   /* plane[last] holds the last output */
   gboolean valid;               /* FALSE: the next frame restarts it */
+  guint frames;                 /* frames filtered since it restarted */
   gboolean on_gpu;
   CfEvent done;                 /* GPU: the last frame's work is done */
 } GstCfHistory;

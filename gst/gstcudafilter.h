@@ -56,6 +56,8 @@ typedef struct
    * one plane; a packed 4:2:2 frame's luma and chroma share one) */
   CfPlane prev;
   CfPlane map;
+  guint history_frame;          /* stateful: frames filtered since the
+                                 * history restarted, this one included */
   gint alpha_channel;           /* the alpha channel of the plane, or -1 */
   gint frame_width;             /* the frame's size, in its (luma) pixels */
   gint frame_height;

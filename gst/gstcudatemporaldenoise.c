@@ -121,6 +121,7 @@ filter_plane (GstCudaFilter * filter, gconstpointer params,
   /* a chroma plane takes its weights from plane 0's; a plane with luma
    * (or no YUV at all) measures on luma, or on all its colour channels */
   p.motion_mask = luma ? luma : plane->channel_mask;
+  p.frame = plane->history_frame;
   if (plane->map.data && !luma) {
     p.map_use = CF_TEMPORAL_MAP_READ;
     p.map_w_sub = plane->w_sub;

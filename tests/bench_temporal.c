@@ -60,6 +60,7 @@ temporal (void *ctx, int i)
     CfTemporalParams p;
 
     params_for (&p, k, k ? 0x3 : r->p.channel_mask, noise, spatial);
+    p.frame = i;
     if (r->n_planes > 1) {
       p.map_use = k ? CF_TEMPORAL_MAP_READ : CF_TEMPORAL_MAP_WRITE;
       p.map_w_sub = p.map_h_sub = k;

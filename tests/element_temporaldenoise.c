@@ -49,16 +49,18 @@ plane_masks (const GstVideoFormatInfo * finfo, guint p, guint * colour,
   }
 }
 
-/* The parameters of a plane of @colour channels, @chroma of them chroma,
- * subsampled by 2^@ws x 2^@hs; @steered: one of several planes (or packed
- * luma and chroma) that share a map, written by luma and read by chroma. */
+/* The parameters of frame @frame (since the history restarted) for a
+ * plane of @colour channels, @chroma of them chroma, subsampled by 2^@ws x
+ * 2^@hs; @steered: one of several planes (or packed luma and chroma) that
+ * share a map, written by luma and read by chroma. */
 static CfTemporalParams
-plane_params (const Props * props, CfBorder border, guint colour,
-    guint chroma, guint ws, guint hs, gboolean steered)
+plane_params (const Props * props, guint frame, CfBorder border,
+    guint colour, guint chroma, guint ws, guint hs, gboolean steered)
 {
   CfTemporalParams t = { 0 };
   guint luma = colour & ~chroma;
 
+  t.frame = frame;
   t.mode = props->mode;
   t.strength = props->strength;
   t.noise = props->noise;
@@ -109,7 +111,7 @@ map_new (gint w, gint h)
  * chroma plane of half the width (cf_packed_unpack). */
 static void
 reference_packed (GstVideoFrame * fin, GstVideoFrame * fprev,
-    GstVideoFrame * fout, const Props * props, CfBorder border)
+    GstVideoFrame * fout, guint frame, const Props * props, CfBorder border)
 {
   const GstVideoFormatInfo *finfo = fin->info.finfo;
   gint w = GST_VIDEO_FRAME_WIDTH (fin), h = GST_VIDEO_FRAME_HEIGHT (fin);
@@ -143,8 +145,8 @@ reference_packed (GstVideoFrame * fin, GstVideoFrame * fprev,
   chroma[0] = 0;
   chroma[1] = colour[1];
   for (guint p = 0; p < 2; p++) {
-    CfTemporalParams t = plane_params (props, border, colour[p], chroma[p],
-        p, 0, TRUE);
+    CfTemporalParams t = plane_params (props, frame, border, colour[p],
+        chroma[p], p, 0, TRUE);
 
     /* an 8-bit frame's chroma from luma's output, whose Y it copies */
     if (p && !v210) {
@@ -165,12 +167,13 @@ reference_packed (GstVideoFrame * fin, GstVideoFrame * fprev,
   g_free (map.data);
 }
 
-/* What the element makes of @in after @prev (its previous output; NULL:
- * the history restarts and @in passes through), plane by plane in order,
- * chroma steered by plane 0's map. */
+/* What the element makes of @in, frame @frame since the history
+ * restarted, after @prev (its previous output; NULL: the history restarts
+ * and @in passes through), plane by plane in order, chroma steered by
+ * plane 0's map. */
 static GstBuffer *
-reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
-    gint h, const Props * props, CfBorder border)
+reference (GstBuffer * in, GstBuffer * prev, guint frame,
+    GstVideoFormat format, gint w, gint h, const Props * props, CfBorder border)
 {
   GstVideoInfo info;
   GstVideoFrame fin, fprev, fout;
@@ -191,7 +194,7 @@ reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
   }
   fail_unless (gst_video_frame_map (&fprev, &info, prev, GST_MAP_READ));
   if (packed_422 (format)) {
-    reference_packed (&fin, &fprev, &fout, props, border);
+    reference_packed (&fin, &fprev, &fout, frame, props, border);
     n = 0;
   } else if (n > 1) {
     map = map_new (w, h);
@@ -205,7 +208,7 @@ reference (GstBuffer * in, GstBuffer * prev, GstVideoFormat format, gint w,
     while (GST_VIDEO_FORMAT_INFO_PLANE (info.finfo, c) != p)
       c++;
     plane_masks (info.finfo, p, &colour, &chroma);
-    t = plane_params (props, border, colour, chroma,
+    t = plane_params (props, frame, border, colour, chroma,
         GST_VIDEO_FORMAT_INFO_W_SUB (info.finfo, c),
         GST_VIDEO_FORMAT_INFO_H_SUB (info.finfo, c), n > 1);
     fail_unless_equals_int (cf_temporal_ref (&src, &pv, &dst, &map, &t), CF_OK);
@@ -296,7 +299,7 @@ run_sequence (const gchar * launch, const gchar * other, const Props * props,
     GstBuffer *in = sequence_frame (base, format, w, h, k);
     GstBuffer *out = gst_harness_push_and_pull (a, gst_buffer_ref (in));
     GstBuffer *want = b ? gst_harness_push_and_pull (b, gst_buffer_ref (in))
-        : reference (in, prev, format, w, h, props, border);
+        : reference (in, prev, k, format, w, h, props, border);
     gint d = cf_frames_max_diff (out, want, format, w, h);
 
     fail_unless (d <= tol, "%s %s %dx%d (pad %u) frame %u: off by %d (at "
@@ -538,7 +541,7 @@ GST_START_TEST (test_live_property_change)
   gst_buffer_unref (out);
   set (h, "mode", CF_TEMPORAL_PERSISTENCE, "strength", 0.5, NULL);
   out = gst_harness_push_and_pull (h, gst_buffer_ref (a));
-  want = reference (a, b, GST_VIDEO_FORMAT_GRAY8, 16, 8, &live_props,
+  want = reference (a, b, 2, GST_VIDEO_FORMAT_GRAY8, 16, 8, &live_props,
       CF_BORDER_CLAMP);
   fail_unless_equals_int (cf_frames_max_diff (out, want,
           GST_VIDEO_FORMAT_GRAY8, 16, 8), 0);

@@ -118,8 +118,10 @@ run_plane (const char *what, const CfPlane * base, const CfTemporalParams * p,
     CfPlane dcur = cf_test_device_upload (&cur);
     CfPlane dprev = cf_test_device_upload (&prev);
     CfPlane ddst = cf_test_device_like (&cur);
-    CF_CHECK (cf_temporal_ref (&cur, &prev, &ref, map_ref, p) == CF_OK);
-    CfStatus st = cf_temporal (&exec, &dcur, &dprev, &ddst, map_dev, p);
+    CfTemporalParams pk = *p;
+    pk.frame = k;
+    CF_CHECK (cf_temporal_ref (&cur, &prev, &ref, map_ref, &pk) == CF_OK);
+    CfStatus st = cf_temporal (&exec, &dcur, &dprev, &ddst, map_dev, &pk);
     if (st == CF_OK)
       st = cf_stream_synchronize (stream);
     if (st != CF_OK) {

@@ -304,6 +304,7 @@ temporal_seq (const Seq * in, Seq * out, double noise, double spatial)
   memcpy (out->f[0].data, in->f[0].data, in->f[0].stride * H);
   for (int k = 1; k < N; k++) {
     out->f[k] = plane_new (in->depth);
+    p.frame = k;
     if (!use_gpu) {
       check (cf_temporal_ref (&in->f[k], &out->f[k - 1], &out->f[k], &map,
               &p), "temporal");
