@@ -9,10 +9,8 @@
  * element's CUDA-against-CPU tolerance. */
 #include "element_harness.h"
 
-/* Rows @f, @f + 2... of plane @p of @frame copied to or from plane @p of
- * @field (a frame of half the height). */
-static void
-copy_field (GstVideoFrame * frame, GstVideoFrame * field, guint p, guint f,
+void
+cf_copy_field (GstVideoFrame * frame, GstVideoFrame * field, guint p, guint f,
     gboolean to_field)
 {
   CfPlane whole = cf_frame_plane (frame, p), half = cf_frame_plane (field, p);
@@ -49,13 +47,13 @@ reference_by_field (const CfElementTest * e, gconstpointer params,
 
     fail_unless (gst_video_frame_map (&ff, &finfo, field_in, GST_MAP_WRITE));
     for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++)
-      copy_field (&fin, &ff, p, f, TRUE);
+      cf_copy_field (&fin, &ff, p, f, TRUE);
     gst_video_frame_unmap (&ff);
     field_out = cf_reference_frame (field_in, format, width, height / 2,
         CF_BORDER_CLAMP, e->reference, params);
     fail_unless (gst_video_frame_map (&ff, &finfo, field_out, GST_MAP_READ));
     for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++)
-      copy_field (&fout, &ff, p, f, FALSE);
+      cf_copy_field (&fout, &ff, p, f, FALSE);
     gst_video_frame_unmap (&ff);
     gst_buffer_unref (field_in);
     gst_buffer_unref (field_out);

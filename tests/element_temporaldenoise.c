@@ -783,6 +783,85 @@ GST_START_TEST (test_cuda_random_sequences)
 
 GST_END_TEST;
 
+/* Copies field @f of @frame (@format, @w x @h) to @field, a frame of half
+ * the height, or with @to_frame from @field back into @frame. */
+static void
+copy_field_buffer (GstBuffer * frame, GstBuffer * field, GstVideoFormat format,
+    gint w, gint h, guint f, gboolean to_frame)
+{
+  GstVideoInfo info, half;
+  GstVideoFrame whole, part;
+
+  gst_video_info_set_format (&info, format, w, h);
+  gst_video_info_set_format (&half, format, w, h / 2);
+  fail_unless (gst_video_frame_map (&whole, &info, frame,
+          to_frame ? GST_MAP_WRITE : GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&part, &half, field,
+          to_frame ? GST_MAP_READ : GST_MAP_WRITE));
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++)
+    cf_copy_field (&whole, &part, p, f, !to_frame);
+  gst_video_frame_unmap (&part);
+  gst_video_frame_unmap (&whole);
+}
+
+/* Interleaved interlaced video: each field keeps a history of its own,
+ * never mixed with the other's, so a sequence of frames gives, field by
+ * field, what the sequence of that field's pictures gives through the
+ * element with progressive caps (on the CPU backend, and with a device on
+ * the CUDA one too). */
+GST_START_TEST (test_fields_keep_their_own_history)
+{
+  static const gchar *formats[] = { "NV12", "GRAY16_LE", "YUY2", "v210" };
+  const gint w = 38, h = 24;
+
+  for (guint b = 0; b < (cf_have_gpu ()? 2 : 1); b++)
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+      GstVideoFormat format = gst_video_format_from_string (formats[i]);
+      gchar *launch = g_strdup_printf (ELEMENT " strength=0.8 spatial=0.1 "
+          "backend=%s", b ? "cuda" : "cpu");
+      gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
+          "height=%d,framerate=30/1,interlace-mode=interleaved", formats[i],
+          w, h);
+      GstHarness *whole = gst_harness_new_parse (launch);
+      GstHarness *field[2];
+      GstBuffer *base = cf_random_frame (format, w, h, 0, i + 1);
+      GstVideoInfo half;
+
+      gst_video_info_set_format (&half, format, w, h / 2);
+      gst_harness_set_caps_str (whole, caps, caps);
+      for (guint f = 0; f < 2; f++)
+        field[f] = cf_harness_new (launch, formats[i], w, h / 2);
+      for (guint k = 0; k < 5; k++) {
+        GstBuffer *in = sequence_frame (base, format, w, h, k);
+        GstBuffer *out = gst_harness_push_and_pull (whole, gst_buffer_ref (in));
+        GstBuffer *want = gst_buffer_copy_deep (out);
+
+        for (guint f = 0; f < 2; f++) {
+          GstBuffer *fin = gst_buffer_new_allocate (NULL, half.size, NULL);
+          GstBuffer *fout;
+
+          copy_field_buffer (in, fin, format, w, h, f, FALSE);
+          fout = gst_harness_push_and_pull (field[f], fin);
+          copy_field_buffer (want, fout, format, w, h, f, TRUE);
+          gst_buffer_unref (fout);
+        }
+        fail_unless_equals_int (cf_frames_max_diff (out, want, format, w, h),
+            0);
+        gst_buffer_unref (want);
+        gst_buffer_unref (out);
+        gst_buffer_unref (in);
+      }
+      gst_buffer_unref (base);
+      gst_harness_teardown (whole);
+      for (guint f = 0; f < 2; f++)
+        gst_harness_teardown (field[f]);
+      g_free (caps);
+      g_free (launch);
+    }
+}
+
+GST_END_TEST;
+
 /* With a device: in a chain, where frames come and go in device memory
  * (the hand-off), the history works as with host memory: the chain on
  * the GPU against the same chain on the CPU, one and three frames in
@@ -837,6 +916,7 @@ cudatemporaldenoise_suite (void)
   tcase_add_test (tc, test_cuda_backend);
   tcase_add_test (tc, test_cuda_chain);
   tcase_add_test (tc, test_cuda_random_sequences);
+  tcase_add_test (tc, test_fields_keep_their_own_history);
   return s;
 }
 

@@ -86,6 +86,11 @@ void cf_packed_pack (CfPlane planes[2], GstVideoFrame * frame);
 
 void cf_packed_free (CfPlane planes[2]);
 
+/* Rows @f, @f + 2... of plane @p of @frame copied to (@to_field) or from
+ * plane @p of @field, a frame of half the height (element_fields.c). */
+void cf_copy_field (GstVideoFrame * frame, GstVideoFrame * field, guint p,
+    guint f, gboolean to_field);
+
 /* Random cases (element_random.c). A random frame size: mostly small (the
  * CPU reference runs every case), one in eight wide or tall, one in eight
  * tiny. */
