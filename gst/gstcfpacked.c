@@ -123,8 +123,8 @@ copy_columns (const CfExec * exec, const CfPlane * dst, const CfPlane * src,
 
 static CfStatus
 filter_8bit (const GstCfPacking * pk, GstCudaFilter * self,
-    gconstpointer params, const GstCudaFilterPlane * view, CfScratch * temp,
-    const CfExec * exec, GstCfPlaneFilter filter)
+    const GstCudaFilterPlane * view, CfScratch * temp, const CfExec * exec,
+    GstCfPartFilter filter, gpointer data)
 {
   gint w = pk->width, pairs = (w + 1) / 2, h = view->src.height;
   gsize stride = aligned_row ((gsize) pairs * 4);
@@ -140,13 +140,13 @@ filter_8bit (const GstCfPacking * pk, GstCudaFilter * self,
   /* luma first: a stateful filter's luma writes the map its chroma reads */
   luma.dst.data = chroma.src.data = mem;
   luma.dst.stride = chroma.src.stride = stride;
-  st = filter (self, params, &luma, exec);
+  st = filter (self, data, &luma, &luma, exec);
   /* an odd width's last pair: luma's plane ends halfway through it, before
    * a chroma byte and a Y that is no pixel's */
   if (st == CF_OK && w % 2)
     st = copy_columns (exec, &luma.dst, &view->src, 2 * w, h);
   if (st == CF_OK)
-    st = filter (self, params, &chroma, exec);
+    st = filter (self, data, &chroma, &luma, exec);
   g_free (host);
   return st;
 }
@@ -165,8 +165,8 @@ set_planes (CfPlane * luma, CfPlane * chroma, gpointer mem, gsize luma_stride,
 
 static CfStatus
 filter_v210 (const GstCfPacking * pk, GstCudaFilter * self,
-    gconstpointer params, const GstCudaFilterPlane * view, CfScratch * temp,
-    const CfExec * exec, GstCfPlaneFilter filter)
+    const GstCudaFilterPlane * view, CfScratch * temp, const CfExec * exec,
+    GstCfPartFilter filter, gpointer data)
 {
   gint h = view->src.height, pairs = (pk->width + 1) / 2;
   CfV210 src = { view->src.data, view->src.stride, pk->width, h };
@@ -197,9 +197,9 @@ filter_v210 (const GstCfPacking * pk, GstCudaFilter * self,
     st = cf_v210_unpack (exec, &prev, &luma.prev, &chroma.prev);
   }
   if (st == CF_OK)
-    st = filter (self, params, &luma, exec);
+    st = filter (self, data, &luma, &luma, exec);
   if (st == CF_OK)
-    st = filter (self, params, &chroma, exec);
+    st = filter (self, data, &chroma, &luma, exec);
   if (st == CF_OK)
     st = cf_v210_pack (exec, &src, &luma.dst, &chroma.dst, &dst);
   g_free (host);
@@ -208,10 +208,10 @@ filter_v210 (const GstCfPacking * pk, GstCudaFilter * self,
 
 CfStatus
 gst_cf_packed_filter (const GstCfPacking * packing, GstCudaFilter * self,
-    gconstpointer params, const GstCudaFilterPlane * view, CfScratch * temp,
-    const CfExec * exec, GstCfPlaneFilter filter)
+    const GstCudaFilterPlane * view, CfScratch * temp, const CfExec * exec,
+    GstCfPartFilter filter, gpointer data)
 {
   if (packing->kind == GST_CF_PACKED_V210)
-    return filter_v210 (packing, self, params, view, temp, exec, filter);
-  return filter_8bit (packing, self, params, view, temp, exec, filter);
+    return filter_v210 (packing, self, view, temp, exec, filter, data);
+  return filter_8bit (packing, self, view, temp, exec, filter, data);
 }

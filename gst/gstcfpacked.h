@@ -42,18 +42,21 @@ gboolean gst_cf_packed_describe (const GstVideoInfo * info,
     GstCfPacking * packing, GstCudaFilterPlane * pl, gsize * row_bytes,
     gint * rows);
 
-typedef CfStatus (*GstCfPlaneFilter) (GstCudaFilter * self,
-    gconstpointer params, const GstCudaFilterPlane * plane,
+/* Filters @part, a plane of a packed frame (its luma or its chroma), as
+ * @data says; @luma is the frame's luma part, whose src holds the values
+ * a gate reads. */
+typedef CfStatus (*GstCfPartFilter) (GstCudaFilter * self, gpointer data,
+    const GstCudaFilterPlane * part, const GstCudaFilterPlane * luma,
     const CfExec * exec);
 
 /* Filters @view (the packed plane or one field of it: its src and dst
- * data, stride and height set) with @filter. On the GPU the temporaries
- * live in @temp (device memory that only grows, one per frame in flight;
- * cf_scratch_release frees it), on the CPU they are made for the call. */
+ * data, stride and height set) part by part with @filter. On the GPU the
+ * temporaries live in @temp (device memory that only grows, one per frame
+ * in flight; cf_scratch_release frees it), on the CPU they are made for
+ * the call. */
 CfStatus gst_cf_packed_filter (const GstCfPacking * packing,
-    GstCudaFilter * self, gconstpointer params,
-    const GstCudaFilterPlane * view, CfScratch * temp, const CfExec * exec,
-    GstCfPlaneFilter filter);
+    GstCudaFilter * self, const GstCudaFilterPlane * view, CfScratch * temp,
+    const CfExec * exec, GstCfPartFilter filter, gpointer data);
 
 G_END_DECLS
 #endif /* __GST_CF_PACKED_H__ */

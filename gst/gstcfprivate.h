@@ -120,7 +120,6 @@ typedef struct
   /* per format, from set_info() */
   guint n_planes;
   GstCfPacking packing;         /* packed 4:2:2: how its plane is filtered */
-  gboolean packed_regions_warned;       /* regions or gate on a packed format */
   GstCudaFilterPlane planes[GST_VIDEO_MAX_PLANES];
   gsize row_bytes[GST_VIDEO_MAX_PLANES];
   gint rows[GST_VIDEO_MAX_PLANES];

@@ -133,12 +133,31 @@ slot_plane (GstCudaFilterPrivate * priv, const Slot * slot, guint p,
   return pl;
 }
 
+/* Where a packed frame's part goes (gst_cf_packed_filter): through the
+ * regions and the gate of its slot, as a plane of its own. */
+typedef struct
+{
+  Slot *slot;
+  guint field, n_fields;
+  GstCfRegionScratch *scratch;
+} PackedPart;
+
+static CfStatus
+filter_packed_part (GstCudaFilter * self, gpointer data,
+    const GstCudaFilterPlane * part, const GstCudaFilterPlane * luma,
+    const CfExec * exec)
+{
+  const PackedPart *pp = data;
+
+  return gst_cf_regions_filter (self, pp->slot->params, &pp->slot->regions,
+      part, luma, pp->field, pp->n_fields, pp->scratch, exec);
+}
+
 CfStatus
 gst_cf_slot_filter_plane (GstCudaFilter * self, Slot * slot,
     const GstCudaFilterPlane * pl, const GstCudaFilterPlane * gate_pl,
     GstCfRegionScratch * region_scratch, const CfExec * exec)
 {
-  GstCudaFilterClass *klass = GST_CUDA_FILTER_GET_CLASS (self);
   const GstCfPacking *packing = &PRIV (self)->packing;
   GstCudaFilterPlane views[2], gate_views[2];
   guint n = gst_cf_formats_plane_views (pl, &slot->in, views);
@@ -149,12 +168,15 @@ gst_cf_slot_filter_plane (GstCudaFilter * self, Slot * slot,
    * then read from the whole luma plane */
   if (n_gate != n)
     gate_views[0] = *gate_pl;
-  for (guint v = 0; v < n && st == CF_OK; v++)
+  for (guint v = 0; v < n && st == CF_OK; v++) {
+    PackedPart part = { slot, v, n, region_scratch };
+
     st = packing->kind != GST_CF_PACKED_NONE ?
-        gst_cf_packed_filter (packing, self, slot->params, &views[v],
-        &slot->packed, exec, klass->filter_plane) :
+        gst_cf_packed_filter (packing, self, &views[v], &slot->packed, exec,
+        filter_packed_part, &part) :
         gst_cf_regions_filter (self, slot->params, &slot->regions, &views[v],
         &gate_views[n_gate == n ? v : 0], v, n, region_scratch, exec);
+  }
   return st;
 }
 
@@ -337,27 +359,6 @@ account (GstCudaFilter * self, const Slot * slot)
         slot->out_path->on_device ? "written in place" : "downloaded");
 }
 
-/* Regions and the gate do not apply to packed 4:2:2 formats, whose frames
- * are filtered whole (regions would have to keep to pixel pairs): said
- * once, not silently. */
-static void
-warn_packed_regions (GstCudaFilter * self, const Slot * slot)
-{
-  GstCudaFilterPrivate *priv = PRIV (self);
-  const GstCfFrameRegions *r = &slot->regions;
-
-  if (priv->packing.kind == GST_CF_PACKED_NONE || priv->packed_regions_warned
-      || (!r->restricted && r->gate_min == 0
-          && r->gate_max >= cf_plane_max (&priv->planes[0].src)))
-    return;
-  priv->packed_regions_warned = TRUE;
-  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-      ("Regions of interest and the value gate do not apply to packed "
-          "4:2:2 formats"), ("%s frames are filtered whole",
-          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
-              (&GST_VIDEO_FILTER (self)->in_info))));
-}
-
 /* Maps @slot's buffers for the whole time the GPU may touch them: copies
  * read and write host memory, kernels device memory, until the slot's
  * stream is synchronised. Each buffer's memory path says how. */
@@ -471,7 +472,6 @@ gst_cf_slot_start (GstCudaFilter * self, Slot * slot, GstBuffer * inbuf)
   slot->border = priv->frame_border;
   gst_cf_regions_collect (&priv->frame_regions, inbuf,
       &GST_VIDEO_FILTER (self)->in_info, &slot->regions);
-  warn_packed_regions (self, slot);
   account (self, slot);
 
   if (!push_context (priv))

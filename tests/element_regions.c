@@ -4,19 +4,63 @@
  * what the element gives on the whole frame (same backend), or within the
  * element's tolerance of the CPU's (the CUDA backend). Each is checked
  * against the element's own whole-frame output, so the rule needs no
- * reference of its own. */
+ * reference of its own; packed 4:2:2 frames sample by sample of their
+ * luma and their pairs' chroma. */
 #include "element_harness.h"
 
 #include <string.h>
 
 /* Formats of every plane layout the base class cuts regions of: gray 8 and
- * 16 bits, packed RGBA and AYUV, 4:2:0 semi-planar and planar. */
+ * 16 bits, packed RGBA and AYUV, 4:2:0 semi-planar and planar, and the
+ * packed 4:2:2 ones (luma and the pairs' chroma as planes of their own). */
 static const gchar *const region_formats[] = { "GRAY8", "GRAY16_LE", "RGBA",
-  "NV12", "I420", "AYUV", NULL
+  "NV12", "I420", "AYUV", "YUY2", "UYVY", "v210", NULL
 };
 
-/* Whether plane @p's pixel (@x, @y) is filtered; @data: what decides. */
-typedef gboolean (*CfSelected) (gconstpointer data, GstVideoFrame * in,
+/* A frame's samples as planes: its own, or a packed 4:2:2 frame's luma
+ * and interleaved chroma (cf_packed_unpack), each with its subsampling. */
+typedef struct
+{
+  GstVideoFrame frame;
+  gboolean packed;
+  guint n;
+  CfPlane plane[GST_VIDEO_MAX_PLANES];
+  guint ws[GST_VIDEO_MAX_PLANES], hs[GST_VIDEO_MAX_PLANES];
+} Samples;
+
+static void
+samples_map (Samples * s, const GstVideoInfo * info, GstBuffer * buf)
+{
+  fail_unless (gst_video_frame_map (&s->frame, info, buf, GST_MAP_READ));
+  s->packed = cf_packed_unpack (&s->frame, s->plane);
+  s->n = s->packed ? 2 : GST_VIDEO_INFO_N_PLANES (info);
+  for (guint p = 0; p < s->n; p++) {
+    if (s->packed) {
+      s->ws[p] = p;
+      s->hs[p] = 0;
+      continue;
+    }
+    s->plane[p] = cf_frame_plane (&s->frame, p);
+    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+      if (GST_VIDEO_INFO_COMP_PLANE (info, c) == p) {
+        s->ws[p] = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, c);
+        s->hs[p] = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, c);
+        break;
+      }
+  }
+}
+
+static void
+samples_unmap (Samples * s)
+{
+  if (s->packed)
+    cf_packed_free (s->plane);
+  gst_video_frame_unmap (&s->frame);
+}
+
+/* Whether the sample at (@x, @y) of plane @p of @in is filtered; @data:
+ * what decides. */
+typedef gboolean (*CfSelected) (gconstpointer data, const Samples * in,
     guint p, gint x, gint y);
 
 static guint
@@ -28,46 +72,32 @@ sample_at (const CfPlane * pl, gint x, gint y, gint c)
       row[x * pl->channels + c];
 }
 
-/* The subsampling of plane @p. */
-static void
-plane_sub (const GstVideoFormatInfo * finfo, guint p, guint * ws, guint * hs)
-{
-  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++)
-    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) == p) {
-      *ws = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
-      *hs = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c);
-      return;
-    }
-  g_assert_not_reached ();
-}
-
 /* Fails unless @out is @in wherever @sel says no, and @full (within @tol)
- * wherever it says yes; returns how many pixels were selected. */
+ * wherever it says yes; returns how many samples were selected. */
 static gint64
 check_composition (GstBuffer * in, GstBuffer * full, GstBuffer * out,
     GstVideoFormat format, gint width, gint height, CfSelected sel,
     gconstpointer data, gint tol, const gchar * what)
 {
   GstVideoInfo info;
-  GstVideoFrame fi, ff, fo;
+  Samples si, sf, so;
   gint64 selected = 0;
 
   fail_unless (gst_video_info_set_format (&info, format, width, height));
-  fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&ff, &info, full, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
-    CfPlane pi = cf_frame_plane (&fi, p), pf = cf_frame_plane (&ff, p);
-    CfPlane po = cf_frame_plane (&fo, p);
+  samples_map (&si, &info, in);
+  samples_map (&sf, &info, full);
+  samples_map (&so, &info, out);
+  for (guint p = 0; p < si.n; p++) {
+    const CfPlane *pi = &si.plane[p], *pf = &sf.plane[p], *po = &so.plane[p];
 
-    for (gint y = 0; y < pi.height; y++)
-      for (gint x = 0; x < pi.width; x++) {
-        gboolean s = sel (data, &fi, p, x, y);
+    for (gint y = 0; y < pi->height; y++)
+      for (gint x = 0; x < pi->width; x++) {
+        gboolean s = sel (data, &si, p, x, y);
 
         selected += s;
-        for (gint c = 0; c < pi.channels; c++) {
-          gint o = sample_at (&po, x, y, c);
-          gint want = sample_at (s ? &pf : &pi, x, y, c);
+        for (gint c = 0; c < pi->channels; c++) {
+          gint o = sample_at (po, x, y, c);
+          gint want = sample_at (s ? pf : pi, x, y, c);
 
           fail_unless (ABS (o - want) <= (s ? tol : 0), "%s: %s plane %u "
               "(%d, %d) channel %d is %d, not %d (the %s)", what,
@@ -76,9 +106,9 @@ check_composition (GstBuffer * in, GstBuffer * full, GstBuffer * out,
         }
       }
   }
-  gst_video_frame_unmap (&fi);
-  gst_video_frame_unmap (&ff);
-  gst_video_frame_unmap (&fo);
+  samples_unmap (&si);
+  samples_unmap (&sf);
+  samples_unmap (&so);
   return selected;
 }
 
@@ -90,12 +120,11 @@ typedef struct
 } Rects;
 
 static gboolean
-in_rects (gconstpointer data, GstVideoFrame * in, guint p, gint x, gint y)
+in_rects (gconstpointer data, const Samples * in, guint p, gint x, gint y)
 {
   const Rects *rects = data;
-  guint ws, hs;
+  guint ws = in->ws[p], hs = in->hs[p];
 
-  plane_sub (in->info.finfo, p, &ws, &hs);
   for (guint i = 0; i < rects->n; i++) {
     const GstVideoRectangle *r = &rects->r[i];
 
@@ -114,20 +143,24 @@ typedef struct
 } Gate;
 
 static gboolean
-gate_open (gconstpointer data, GstVideoFrame * in, guint p, gint x, gint y)
+gate_open (gconstpointer data, const Samples * in, guint p, gint x, gint y)
 {
   const Gate *g = data;
-  const GstVideoFormatInfo *finfo = in->info.finfo;
-  guint n = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) ? 3 : 1, sum = 0, ws, hs;
+  const GstVideoFormatInfo *finfo = in->frame.info.finfo;
+  guint n = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) ? 3 : 1, sum = 0;
+  gint lx = x << in->ws[p], ly = y << in->hs[p];
 
   if (g->rects && !in_rects (g->rects, in, p, x, y))
     return FALSE;
-  plane_sub (finfo, p, &ws, &hs);
-  for (guint c = 0; c < n; c++) {
-    CfPlane pl = cf_frame_plane (in, GST_VIDEO_FORMAT_INFO_PLANE (finfo, c));
+  if (in->packed) {
+    sum = sample_at (&in->plane[0], lx, ly, 0);
+  } else {
+    for (guint c = 0; c < n; c++) {
+      const CfPlane *pl = &in->plane[GST_VIDEO_FORMAT_INFO_PLANE (finfo, c)];
 
-    sum += sample_at (&pl, x << ws, y << hs,
-        GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) / (pl.depth / 8));
+      sum += sample_at (pl, lx, ly,
+          GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) / (pl->depth / 8));
+    }
   }
   return sum >= n * g->min && sum <= n * g->max;
 }
@@ -380,8 +413,7 @@ GST_START_TEST (test_regions_interlaced)
     check_composition (in, full, out, format, w, h, in_rects, &rect, 0, part);
     gst_buffer_unref (out);
     if (f == 0) {
-      out = cf_run_interlaced (gated, "interleaved", formats[f], w, h,
-          in);
+      out = cf_run_interlaced (gated, "interleaved", formats[f], w, h, in);
       check_composition (in, full, out, format, w, h, gate_open, &gate, 0,
           gated);
       gst_buffer_unref (out);
