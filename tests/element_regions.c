@@ -7,6 +7,7 @@
  * reference of its own; packed 4:2:2 frames sample by sample of their
  * luma and their pairs' chroma. */
 #include "element_harness.h"
+#include "cf_plane_access.h"
 
 #include <string.h>
 
@@ -63,15 +64,6 @@ samples_unmap (Samples * s)
 typedef gboolean (*CfSelected) (gconstpointer data, const Samples * in,
     guint p, gint x, gint y);
 
-static guint
-sample_at (const CfPlane * pl, gint x, gint y, gint c)
-{
-  const guint8 *row = (const guint8 *) pl->data + (gsize) y * pl->stride;
-
-  return pl->depth > 8 ? ((const guint16 *) row)[x * pl->channels + c] :
-      row[x * pl->channels + c];
-}
-
 /* Fails unless @out is @in wherever @sel says no, and @full (within @tol)
  * wherever it says yes; returns how many samples were selected. */
 static gint64
@@ -96,8 +88,8 @@ check_composition (GstBuffer * in, GstBuffer * full, GstBuffer * out,
 
         selected += s;
         for (gint c = 0; c < pi->channels; c++) {
-          gint o = sample_at (po, x, y, c);
-          gint want = sample_at (s ? pf : pi, x, y, c);
+          gint o = cf_get_sample (po, x, y, c);
+          gint want = cf_get_sample (s ? pf : pi, x, y, c);
 
           fail_unless (ABS (o - want) <= (s ? tol : 0), "%s: %s plane %u "
               "(%d, %d) channel %d is %d, not %d (the %s)", what,
@@ -153,16 +145,27 @@ gate_open (gconstpointer data, const Samples * in, guint p, gint x, gint y)
   if (g->rects && !in_rects (g->rects, in, p, x, y))
     return FALSE;
   if (in->packed) {
-    sum = sample_at (&in->plane[0], lx, ly, 0);
+    sum = cf_get_sample (&in->plane[0], lx, ly, 0);
   } else {
     for (guint c = 0; c < n; c++) {
       const CfPlane *pl = &in->plane[GST_VIDEO_FORMAT_INFO_PLANE (finfo, c)];
 
-      sum += sample_at (pl, lx, ly,
+      sum += cf_get_sample (pl, lx, ly,
           GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) / (pl->depth / 8));
     }
   }
   return sum >= n * g->min && sum <= n * g->max;
+}
+
+gint64
+cf_check_rect (GstBuffer * in, GstBuffer * full, GstBuffer * out,
+    GstVideoFormat format, gint width, gint height,
+    const GstVideoRectangle * rect, const gchar * what)
+{
+  Rects rects = { 1, {*rect} };
+
+  return check_composition (in, full, out, format, width, height, in_rects,
+      &rects, 0, what);
 }
 
 static gchar *

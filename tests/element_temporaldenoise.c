@@ -12,7 +12,6 @@
 #include "temporal.h"
 
 #include <math.h>
-#include <string.h>
 
 /* A standard normal deviate (Box-Muller). */
 static gdouble
@@ -784,51 +783,6 @@ GST_START_TEST (test_cuda_random_sequences)
 
 GST_END_TEST;
 
-/* Fails unless, plane by plane, @out is @in outside the rectangle @r
- * (frame pixels, scaled outward on a subsampled plane) and @whole inside
- * it, exactly. */
-static void
-check_region (GstBuffer * in, GstBuffer * whole, GstBuffer * out,
-    GstVideoFormat format, gint w, gint h, const GstVideoRectangle * r)
-{
-  GstVideoInfo info;
-  GstVideoFrame fi, fw, fo;
-
-  gst_video_info_set_format (&info, format, w, h);
-  fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&fw, &info, whole, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
-    CfPlane pi = cf_frame_plane (&fi, p), pw = cf_frame_plane (&fw, p);
-    CfPlane po = cf_frame_plane (&fo, p);
-    guint c = 0, bytes = pi.depth / 8;
-    gint ws, hs;
-
-    while (GST_VIDEO_FORMAT_INFO_PLANE (info.finfo, c) != p)
-      c++;
-    ws = GST_VIDEO_FORMAT_INFO_W_SUB (info.finfo, c);
-    hs = GST_VIDEO_FORMAT_INFO_H_SUB (info.finfo, c);
-    for (gint y = 0; y < pi.height; y++)
-      for (gint x = 0; x < pi.width; x++) {
-        gboolean inside = x >= r->x >> ws && y >= r->y >> hs
-            && x < (r->x + r->w + (1 << ws) - 1) >> ws
-            && y < (r->y + r->h + (1 << hs) - 1) >> hs;
-        const CfPlane *want = inside ? &pw : &pi;
-        gsize at = (gsize) x * pi.channels * bytes;
-
-        fail_unless (memcmp ((guint8 *) po.data + y * po.stride + at,
-                (guint8 *) want->data + y * want->stride + at,
-                pi.channels * bytes) == 0, "%s plane %u (%d, %d), %s the "
-            "region: not the %s", gst_video_format_to_string (format), p, x,
-            y, inside ? "inside" : "outside", inside ? "whole frame's output"
-            : "input");
-      }
-  }
-  gst_video_frame_unmap (&fi);
-  gst_video_frame_unmap (&fw);
-  gst_video_frame_unmap (&fo);
-}
-
 /* A region of interest: the history is the element's output, the input
  * outside the region; inside it the output is the filter of the frame
  * against that history (the reference with the element's own previous
@@ -857,7 +811,7 @@ GST_START_TEST (test_region_filters_against_its_output)
         GstBuffer *want = reference (in, prev, k, format, w, h, &props,
             CF_BORDER_CLAMP);
 
-        check_region (in, want, o, format, w, h, &r);
+        cf_check_rect (in, want, o, format, w, h, &r, line);
         gst_clear_buffer (&prev);
         prev = o;
         gst_buffer_unref (want);

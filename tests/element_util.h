@@ -91,6 +91,14 @@ void cf_packed_free (CfPlane planes[2]);
 void cf_copy_field (GstVideoFrame * frame, GstVideoFrame * field, guint p,
     guint f, gboolean to_field);
 
+/* Fails unless @out is @in outside @rect (frame pixels, scaled outward on
+ * a subsampled plane; a packed 4:2:2 frame's luma and pairs' chroma as
+ * planes) and @full inside it, exactly; returns how many samples are
+ * inside (element_regions.c). */
+gint64 cf_check_rect (GstBuffer * in, GstBuffer * full, GstBuffer * out,
+    GstVideoFormat format, gint width, gint height,
+    const GstVideoRectangle * rect, const gchar * what);
+
 /* Random cases (element_random.c). A random frame size: mostly small (the
  * CPU reference runs every case), one in eight wide or tall, one in eight
  * tiny. */

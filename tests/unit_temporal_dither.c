@@ -8,6 +8,7 @@
  * previous output hashed in) the gap grew by a level a frame toward
  * 1 / (1 - s). 8- and 16-bit samples, strengths 0.8 to 0.99. */
 #include "temporal.h"
+#include "cf_plane_access.h"
 #include "cf_test_util.h"
 
 #include <stdio.h>
@@ -18,35 +19,19 @@
 #define H 64
 #define FRAMES 60
 
-static unsigned
-get (const CfPlane * p, int x, int y)
-{
-  const unsigned char *row = (const unsigned char *) p->data + y * p->stride;
-
-  return p->depth > 8 ? ((const unsigned short *) row)[x] : row[x];
-}
-
-static void
-put (const CfPlane * p, int x, int y, unsigned v)
-{
-  unsigned char *row = (unsigned char *) p->data + y * p->stride;
-
-  if (p->depth > 8)
-    ((unsigned short *) row)[x] = (unsigned short) v;
-  else
-    row[x] = (unsigned char) v;
-}
-
 /* @base with noise of about @amp levels either way, new every call. */
 static void
 noisy (const CfPlane * base, const CfPlane * out, int amp, unsigned max)
 {
   for (int y = 0; y < H; y++)
     for (int x = 0; x < W; x++) {
-      int v = (int) get (base, x, y) + (int) (cf_test_rand () % (2 * amp + 1))
+      int v =
+          (int) cf_get_sample (base, x, y,
+          0) + (int) (cf_test_rand () % (2 * amp + 1))
           - amp;
 
-      put (out, x, y, v < 0 ? 0 : ((unsigned) v > max ? max : (unsigned) v));
+      cf_put_sample (out, x, y, 0,
+          v < 0 ? 0 : ((unsigned) v > max ? max : (unsigned) v));
     }
 }
 
@@ -57,7 +42,9 @@ max_diff (const CfPlane * a, const CfPlane * b)
 
   for (int y = 0; y < H; y++)
     for (int x = 0; x < W; x++) {
-      int d = abs ((int) get (a, x, y) - (int) get (b, x, y));
+      int d =
+          abs ((int) cf_get_sample (a, x, y, 0) - (int) cf_get_sample (b, x, y,
+              0));
 
       worst = d > worst ? d : worst;
     }
@@ -92,9 +79,9 @@ run (int depth, double strength)
       for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
           if (cf_test_rand () % 50 == 0) {
-            unsigned v = get (prev[1], x, y);
+            unsigned v = cf_get_sample (prev[1], x, y, 0);
 
-            put (prev[1], x, y, v == max ? v - 1 : v + 1);
+            cf_put_sample (prev[1], x, y, 0, v == max ? v - 1 : v + 1);
           }
     p.frame = (unsigned) k;
     for (int r = 0; r < 2; r++)
